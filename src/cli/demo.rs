@@ -1,0 +1,93 @@
+//! `chess-puzzles demo`: every puzzle's sample, solved and drawn.
+
+use std::io::Write;
+
+use chess_puzzles::error::RunError;
+use chess_puzzles::output::OutputFormat;
+use chess_puzzles::sample::Sample;
+use chess_puzzles::{queens, sultan};
+
+use super::io::{Failure, Output, Verdict};
+
+/// Answers a whole input in the given format.
+type Solve = fn(&[u8], &mut Vec<u8>, OutputFormat) -> Result<(), RunError>;
+
+/// One puzzle in the demo.
+struct Entry {
+    command: &'static str,
+    seed: &'static str,
+    title: &'static str,
+    sample: Sample,
+    /// True when the judge accepts only the sample's exact output.
+    exact: bool,
+    solve: Solve,
+}
+
+const ENTRIES: &[Entry] = &[
+    Entry {
+        command: "queens",
+        seed: "000",
+        title: "8 Queens Chess Problem: every placement with one queen given",
+        sample: queens::SAMPLE,
+        exact: true,
+        solve: |input, out, format| {
+            let options = queens::Options {
+                format,
+                ..Default::default()
+            };
+            queens::run(input, out, options)
+        },
+    },
+    Entry {
+        command: "sultan",
+        seed: "001",
+        title: "The Sultan's Successors: the best 8-queens sum on a weighted board",
+        sample: sultan::SAMPLE,
+        exact: true,
+        solve: |input, out, format| sultan::run(input, out, format),
+    },
+];
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("    {l}\n")
+            }
+        })
+        .collect()
+}
+
+pub fn run(out: &mut Output) -> Result<Verdict, Failure> {
+    let mut text =
+        String::from("chess-puzzles demo: the sample of every puzzle, solved and drawn\n");
+    for entry in ENTRIES {
+        let solve = |format| -> Result<String, Failure> {
+            let mut buf = Vec::new();
+            (entry.solve)(entry.sample.input.as_bytes(), &mut buf, format)
+                .map_err(|e| Failure::from_run(&format!("<{} sample>", entry.command), e))?;
+            Ok(String::from_utf8_lossy(&buf).into_owned())
+        };
+        let judge = solve(OutputFormat::Judge)?;
+        let board = solve(OutputFormat::Board)?;
+        let verdict = match (entry.exact, judge == entry.sample.output) {
+            (true, true) => "identical to the statement's sample output",
+            (true, false) => "DIFFERS from the statement's sample output",
+            (false, _) => "any valid answer is accepted; the statement's costs as much or more",
+        };
+        text.push_str(&format!(
+            "\n== {} (seed {}): {} ==\n\n`chess-puzzles {}` on the sample input:\n{}\nanswer ({verdict}):\n{}\nas boards (--format board):\n{}",
+            entry.command,
+            entry.seed,
+            entry.title,
+            entry.command,
+            indent(entry.sample.input),
+            indent(&judge),
+            indent(&board),
+        ));
+    }
+    out.write_all(text.as_bytes()).map_err(Failure::Output)?;
+    Ok(Verdict::Done)
+}

@@ -1,0 +1,81 @@
+//! Command-line arguments and dispatch. The work is done by the library; this layer only turns
+//! arguments into options, opens the input and writes to one buffered standard output.
+
+mod demo;
+mod io;
+mod queens;
+mod sultan;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use chess_puzzles::output::OutputFormat;
+
+pub use io::{Failure, Verdict};
+
+/// Solves four classic chess-board puzzles exactly as their judges expect.
+///
+/// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
+/// input that cannot be read or parsed.
+#[derive(Debug, Parser)]
+#[command(name = "chess-puzzles", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Seed 000: every 8-queens placement containing a given queen (UVa 750).
+    Queens(queens::Args),
+    /// Seed 001: the best 8-queens sum on each weighted board (UVa 167).
+    Sultan(sultan::Args),
+    /// Solves every puzzle's sample (built in) and draws the answers.
+    Demo,
+}
+
+/// The output forms every solving command offers.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, ValueEnum)]
+enum Format {
+    /// The judge's format, byte for byte.
+    #[default]
+    Judge,
+    /// Boards drawn with Unicode pieces.
+    Board,
+    /// One JSON object per test case and line.
+    Json,
+}
+
+impl From<Format> for OutputFormat {
+    fn from(f: Format) -> OutputFormat {
+        match f {
+            Format::Judge => OutputFormat::Judge,
+            Format::Board => OutputFormat::Board,
+            Format::Json => OutputFormat::Json,
+        }
+    }
+}
+
+/// The input and output options shared by the solving commands.
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// The judge input: a path, or standard input when absent or `-`.
+    input: Option<PathBuf>,
+    /// How to write the answers.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Runs the command and flushes its output.
+pub fn run(cli: Cli) -> Result<Verdict, Failure> {
+    let mut out = io::Output::stdout();
+    let verdict = match cli.command {
+        Command::Queens(args) => queens::run(args, &mut out),
+        Command::Sultan(args) => sultan::run(args, &mut out),
+        Command::Demo => demo::run(&mut out),
+    }?;
+    out.flush().map_err(Failure::Output)?;
+    Ok(verdict)
+}

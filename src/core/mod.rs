@@ -1,0 +1,16 @@
+//! The shared chess core: board geometry, squares, bitboards, queen placements and diagrams.
+//!
+//! Nothing here knows about any one puzzle. Coordinates are 0-based inside the crate; the judge
+//! formats' 1-based numbers are converted at their parsers and writers.
+
+pub mod bitboard;
+pub mod diagram;
+pub mod placements;
+pub mod square;
+
+pub use bitboard::Bitboard;
+pub use diagram::Diagram;
+pub use square::Square;
+
+/// The side of the classic chessboard, used by the puzzles that are fixed to it.
+pub const CLASSIC: usize = 8;

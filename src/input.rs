@@ -1,0 +1,474 @@
+//! Reading judge inputs as whitespace-separated tokens, streamed, with their positions.
+//!
+//! [`Scanner`] reads any [`Read`] through a fixed buffer, so memory stays bounded whatever the
+//! input announces, and answers can be written while later test cases are still arriving.
+//! Every token knows its 1-based line and column; `\r\n` line ends are ordinary whitespace.
+//!
+//! ```
+//! use chess_puzzles::input::Scanner;
+//!
+//! let mut sc = Scanner::new("2\r\n 1 8\n".as_bytes());
+//! assert_eq!(sc.next_u64("a count", 0, 10).unwrap(), 2);
+//! assert_eq!(sc.next_u64("a row 1..8", 1, 8).unwrap(), 1);
+//! let err = sc.next_u64("a column 1..7", 1, 7).unwrap_err();
+//! assert_eq!(err.to_string(), "2:4: expected a column 1..7, found '8'");
+//! ```
+
+use std::io::{self, Read};
+
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token};
+
+/// The largest count of test cases any input can really hold: a count above it is refused at
+/// once, before anything is read or allocated for the cases.
+pub const PLAUSIBLE_COUNT: u64 = 1_000_000_000_000;
+
+/// Bytes held at once; also the longest token the scanner accepts.
+const BUFFER_SIZE: usize = 1 << 16;
+
+/// One whitespace-separated token and where it starts.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Token<'a> {
+    /// The token's bytes (never empty, never containing whitespace).
+    pub bytes: &'a [u8],
+    /// Where its first byte is.
+    pub position: Position,
+}
+
+impl Token<'_> {
+    /// The position of the token's `i`-th byte (tokens never span lines).
+    pub fn position_at(&self, i: usize) -> Position {
+        Position {
+            line: self.position.line,
+            column: self.position.column + i as u64,
+        }
+    }
+
+    /// The token quoted for an error message.
+    pub fn describe(&self) -> String {
+        describe_token(self.bytes)
+    }
+}
+
+/// A streaming tokenizer over any reader. See the [module docs](self).
+pub struct Scanner<R> {
+    source: R,
+    buf: Box<[u8]>,
+    /// Unread data is `buf[start..end]`.
+    start: usize,
+    end: usize,
+    /// Absolute offset in the input of `buf[0]`.
+    base: u64,
+    /// Current line number and the absolute offset where it starts.
+    line: u64,
+    line_start: u64,
+    eof: bool,
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
+}
+
+/// Parses a token made only of ASCII digits into a `u64`; `None` if it is not one or overflows.
+#[inline]
+pub fn parse_digits(bytes: &[u8]) -> Option<u64> {
+    if bytes.is_empty() || bytes.len() > 20 {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &b in bytes {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(value)
+}
+
+/// True when the token looks like an integer (optional minus sign, then digits).
+fn looks_like_integer(bytes: &[u8]) -> bool {
+    let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+impl<R: Read> Scanner<R> {
+    /// A scanner at the start of `source`.
+    pub fn new(source: R) -> Scanner<R> {
+        Scanner {
+            source,
+            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            base: 0,
+            line: 1,
+            line_start: 0,
+            eof: false,
+        }
+    }
+
+    /// The position of the next unread byte.
+    pub fn position(&self) -> Position {
+        Position {
+            line: self.line,
+            column: self.base + self.start as u64 - self.line_start + 1,
+        }
+    }
+
+    /// Reads more input behind the unread data. Returns false at the end of input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        if self.start == self.end {
+            self.base += self.end as u64;
+            self.start = 0;
+            self.end = 0;
+        } else if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.base += self.start as u64;
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.end == self.buf.len() {
+            // The buffer is full of one token: let the caller report it.
+            return Ok(true);
+        }
+        loop {
+            match self.source.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Skips whitespace; returns false at the end of input.
+    fn skip_space(&mut self) -> io::Result<bool> {
+        loop {
+            while self.start < self.end {
+                let b = self.buf[self.start];
+                if b == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.base + self.start as u64 + 1;
+                } else if !is_space(b) {
+                    return Ok(true);
+                }
+                self.start += 1;
+            }
+            if !self.fill()? {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The next token, or `None` at the end of input.
+    pub fn next_token(&mut self) -> Result<Option<Token<'_>>, InputError> {
+        if !self.skip_space()? {
+            return Ok(None);
+        }
+        self.read_token().map(Some)
+    }
+
+    /// Reads the token that starts at the next unread byte, which is not whitespace.
+    fn read_token(&mut self) -> Result<Token<'_>, InputError> {
+        let position = self.position();
+        let mut len = 0;
+        loop {
+            let data = &self.buf[self.start + len..self.end];
+            match data.iter().position(|&b| is_space(b)) {
+                Some(i) => {
+                    len += i;
+                    break;
+                }
+                None => {
+                    len = self.end - self.start;
+                    if len == self.buf.len() {
+                        return Err(ParseError::new(
+                            position,
+                            ParseErrorKind::TokenTooLong,
+                            format!("a token of at most {BUFFER_SIZE} bytes"),
+                            describe_token(&self.buf[self.start..self.end]),
+                        )
+                        .into());
+                    }
+                    if !self.fill()? {
+                        break;
+                    }
+                }
+            }
+        }
+        let from = self.start;
+        self.start += len;
+        Ok(Token {
+            bytes: &self.buf[from..from + len],
+            position,
+        })
+    }
+
+    /// The next token, which must exist; `expected` names it for the error at the end of input.
+    pub fn expect_token(&mut self, expected: &str) -> Result<Token<'_>, InputError> {
+        if !self.skip_space()? {
+            return Err(ParseError::new(
+                self.position(),
+                ParseErrorKind::UnexpectedEnd,
+                expected,
+                "end of input",
+            )
+            .into());
+        }
+        self.read_token()
+    }
+
+    /// Reads an integer in `lo..=hi`. `expected` describes it, e.g. `"a row number 1..8"`.
+    pub fn next_u64(&mut self, expected: &str, lo: u64, hi: u64) -> Result<u64, InputError> {
+        let token = self.expect_token(expected)?;
+        match parse_digits(token.bytes) {
+            Some(v) if (lo..=hi).contains(&v) => Ok(v),
+            _ => {
+                let kind = if looks_like_integer(token.bytes) {
+                    ParseErrorKind::OutOfRange
+                } else {
+                    ParseErrorKind::NotANumber
+                };
+                Err(ParseError::new(token.position, kind, expected, token.describe()).into())
+            }
+        }
+    }
+
+    /// Reads a count of things to come. A count beyond `max` cannot be real and fails with
+    /// [`ParseErrorKind::TooLarge`] before anything is allocated for it.
+    pub fn next_count(&mut self, expected: &str, max: u64) -> Result<u64, InputError> {
+        let token = self.expect_token(expected)?;
+        match parse_digits(token.bytes) {
+            Some(v) if v <= max => Ok(v),
+            Some(_) => Err(ParseError::new(
+                token.position,
+                ParseErrorKind::TooLarge,
+                format!("{expected} of at most {max}"),
+                token.describe(),
+            )
+            .into()),
+            None if looks_like_integer(token.bytes) => Err(ParseError::new(
+                token.position,
+                if token.bytes.starts_with(b"-") {
+                    ParseErrorKind::OutOfRange
+                } else {
+                    ParseErrorKind::TooLarge
+                },
+                format!("{expected} of at most {max}"),
+                token.describe(),
+            )
+            .into()),
+            None => Err(ParseError::new(
+                token.position,
+                ParseErrorKind::NotANumber,
+                expected,
+                token.describe(),
+            )
+            .into()),
+        }
+    }
+
+    /// Succeeds only when nothing but whitespace is left.
+    pub fn expect_end(&mut self, expected: &str) -> Result<(), InputError> {
+        match self.next_token()? {
+            None => Ok(()),
+            Some(token) => Err(ParseError::new(
+                token.position,
+                ParseErrorKind::TrailingInput,
+                expected,
+                token.describe(),
+            )
+            .into()),
+        }
+    }
+
+    /// True when only whitespace is left (reads ahead as needed).
+    pub fn at_end(&mut self) -> Result<bool, InputError> {
+        Ok(!self.skip_space()?)
+    }
+}
+
+/// The count of test cases that opens most judge inputs, and the progress through them.
+///
+/// ```
+/// use chess_puzzles::input::{Cases, Scanner};
+///
+/// let mut sc = Scanner::new("2 a b".as_bytes());
+/// let mut cases = Cases::read(&mut sc, "the number of test cases", "case").unwrap();
+/// assert_eq!(cases.next(&mut sc).unwrap(), Some(1));
+/// sc.next_token().unwrap();
+/// assert_eq!(cases.context(), "case 1 of 2");
+/// assert_eq!(cases.next(&mut sc).unwrap(), Some(2));
+/// sc.next_token().unwrap();
+/// assert_eq!(cases.next(&mut sc).unwrap(), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cases {
+    total: u64,
+    current: u64,
+    noun: &'static str,
+}
+
+impl Cases {
+    /// Reads the count, at most [`PLAUSIBLE_COUNT`]. `expected` names the count in errors and
+    /// `noun` one case (`"case"`, `"board"`, ...).
+    pub fn read<R: Read>(
+        sc: &mut Scanner<R>,
+        expected: &str,
+        noun: &'static str,
+    ) -> Result<Cases, InputError> {
+        let total = sc.next_count(expected, PLAUSIBLE_COUNT)?;
+        Ok(Cases {
+            total,
+            current: 0,
+            noun,
+        })
+    }
+
+    /// The announced number of cases.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Moves to the next case and returns its 1-based number; after the last case, checks
+    /// that nothing but whitespace is left and returns `None`.
+    pub fn next<R: Read>(&mut self, sc: &mut Scanner<R>) -> Result<Option<u64>, InputError> {
+        if self.current == self.total {
+            let expected = format!("the end of input after {} {}s", self.total, self.noun);
+            sc.expect_end(&expected)?;
+            return Ok(None);
+        }
+        self.current += 1;
+        Ok(Some(self.current))
+    }
+
+    /// Where the reader is, for error messages: `case 3 of 5`.
+    pub fn context(&self) -> String {
+        format!("{} {} of {}", self.noun, self.current, self.total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out one byte per call, to exercise every refill path.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() || out.is_empty() {
+                return Ok(0);
+            }
+            out[0] = self.0[0];
+            self.0 = &self.0[1..];
+            Ok(1)
+        }
+    }
+
+    fn tokens<R: Read>(mut sc: Scanner<R>) -> Vec<(String, u64, u64)> {
+        let mut all = Vec::new();
+        while let Some(t) = sc.next_token().unwrap() {
+            all.push((
+                String::from_utf8(t.bytes.to_vec()).unwrap(),
+                t.position.line,
+                t.position.column,
+            ));
+        }
+        all
+    }
+
+    #[test]
+    fn positions_across_line_ends() {
+        let text = "12 ab\r\n\n  x\ty\n";
+        let expected = vec![
+            ("12".to_string(), 1, 1),
+            ("ab".to_string(), 1, 4),
+            ("x".to_string(), 3, 3),
+            ("y".to_string(), 3, 5),
+        ];
+        assert_eq!(tokens(Scanner::new(text.as_bytes())), expected);
+        assert_eq!(tokens(Scanner::new(Trickle(text.as_bytes()))), expected);
+    }
+
+    #[test]
+    fn tokens_longer_than_a_read_are_joined() {
+        let text = format!("{} {}", "9".repeat(5000), "abc");
+        let got = tokens(Scanner::new(Trickle(text.as_bytes())));
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0.len(), 5000);
+        assert_eq!(got[1], ("abc".to_string(), 1, 5002));
+    }
+
+    #[test]
+    fn a_token_larger_than_the_buffer_is_an_error() {
+        let text = "x".repeat(BUFFER_SIZE + 10);
+        let mut sc = Scanner::new(text.as_bytes());
+        let err = sc.next_token().unwrap_err();
+        assert_eq!(err.kind(), Some(ParseErrorKind::TokenTooLong));
+    }
+
+    #[test]
+    fn number_errors_are_classified() {
+        let mut sc = Scanner::new("x 9 -1 99999999999999999999999".as_bytes());
+        let kinds: Vec<_> = (0..4)
+            .map(|_| sc.next_u64("n", 1, 8).unwrap_err().kind())
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Some(ParseErrorKind::NotANumber),
+                Some(ParseErrorKind::OutOfRange),
+                Some(ParseErrorKind::OutOfRange),
+                Some(ParseErrorKind::OutOfRange),
+            ]
+        );
+        let err = sc.next_u64("n", 1, 8).unwrap_err();
+        assert_eq!(err.kind(), Some(ParseErrorKind::UnexpectedEnd));
+        assert_eq!(err.to_string(), "1:31: expected n, found end of input");
+    }
+
+    #[test]
+    fn counts_too_large_to_be_real() {
+        let mut sc = Scanner::new("1000001 123456789012345678901234567890 7".as_bytes());
+        assert_eq!(
+            sc.next_count("T", 1_000_000).unwrap_err().kind(),
+            Some(ParseErrorKind::TooLarge)
+        );
+        assert_eq!(
+            sc.next_count("T", u64::MAX).unwrap_err().kind(),
+            Some(ParseErrorKind::TooLarge)
+        );
+        assert_eq!(sc.next_count("T", 7).unwrap(), 7);
+        assert!(sc.at_end().unwrap());
+        sc.expect_end("nothing").unwrap();
+    }
+
+    #[test]
+    fn trailing_input_is_reported_where_it_starts() {
+        let mut sc = Scanner::new("1\n\n  2".as_bytes());
+        sc.next_u64("n", 0, 9).unwrap();
+        let err = sc.expect_end("end of input").unwrap_err();
+        assert_eq!(err.kind(), Some(ParseErrorKind::TrailingInput));
+        assert_eq!(err.to_string(), "3:3: expected end of input, found '2'");
+    }
+
+    #[test]
+    fn parse_digits_edges() {
+        assert_eq!(parse_digits(b"0"), Some(0));
+        assert_eq!(parse_digits(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_digits(b"18446744073709551616"), None);
+        assert_eq!(parse_digits(b""), None);
+        assert_eq!(parse_digits(b"+1"), None);
+        assert_eq!(parse_digits(b"1a"), None);
+    }
+}

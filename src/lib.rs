@@ -1,0 +1,28 @@
+//! Four classic chess-board puzzles, solved exactly as their judges expect, and generalised.
+//!
+//! The map:
+//! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
+//!   queen placements ([`core::placements`]) and text diagrams ([`core::Diagram`]).
+//! - [`input`] and [`error`]: streaming, located parsing of judge inputs.
+//! - One module per puzzle, each owning its input type, judge format and solver:
+//!   [`queens`] (seed 000), [`sultan`] (seed 001).
+//!
+//! Every puzzle module has a `run` function that answers a whole judge input:
+//!
+//! ```
+//! use chess_puzzles::output::OutputFormat;
+//!
+//! let board: String = (1..=64).map(|w| format!("{w} ")).collect();
+//! let mut out = Vec::new();
+//! chess_puzzles::sultan::run(format!("1\n{board}").as_bytes(), &mut out, OutputFormat::Judge)
+//!     .unwrap();
+//! assert_eq!(String::from_utf8(out).unwrap(), "  260\n");
+//! ```
+
+pub mod core;
+pub mod error;
+pub mod input;
+pub mod output;
+pub mod queens;
+pub mod sample;
+pub mod sultan;

@@ -1,0 +1,267 @@
+//! Seed 001, "The Sultan's Successors" (UVa 167): the largest sum of the weights under eight
+//! non-attacking queens, for each of k weighted boards.
+//!
+//! The 92 placements are found once and every board is scored against all of them.
+//!
+//! ```
+//! use chess_puzzles::sultan::{Board, Solver};
+//!
+//! let mut weights = [[0u32; 8]; 8];
+//! weights[0][0] = 50;
+//! let best = Solver::new().best(&Board { weights });
+//! assert_eq!(best.score, 50);
+//! assert_eq!(best.placement[0], 0); // the queen of column 1 stands on row 1
+//! ```
+
+use std::io::{self, Read, Write};
+
+use serde::Serialize;
+
+use crate::core::placements::{self, is_non_attacking};
+use crate::core::{CLASSIC, Diagram, Square};
+use crate::error::{InputError, RunError};
+use crate::input::{Cases, Scanner};
+use crate::output::OutputFormat;
+use crate::sample::Sample;
+
+/// The sample of seed 001's statement.
+pub const SAMPLE: Sample = Sample {
+    input: include_str!("../../tests/data/sultan/sample.in"),
+    output: include_str!("../../tests/data/sultan/sample.out"),
+};
+
+/// The largest weight the solver accepts (the statement's weights are below 100).
+pub const MAX_WEIGHT: u64 = u32::MAX as u64;
+
+/// One placement: the row (0-based) of the queen in each column.
+pub type Placement = [u8; CLASSIC];
+
+/// A weighted board: `weights[row][col]`, rows from the top, 0-based.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Board {
+    /// The number written on each square.
+    pub weights: [[u32; CLASSIC]; CLASSIC],
+}
+
+/// The best placement of a board and its score.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Best {
+    /// The largest sum of weights under eight non-attacking queens.
+    pub score: u64,
+    /// The lexicographically first placement that reaches it.
+    pub placement: Placement,
+}
+
+/// Reads the boards of an input: the count k, then k boards of 64 numbers, row by row.
+pub struct Reader<R> {
+    scanner: Scanner<R>,
+    cases: Cases,
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads the count of boards.
+    pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
+        let cases = Cases::read(&mut scanner, "the number of boards", "board")?;
+        Ok(Reader { scanner, cases })
+    }
+
+    /// The next board, or `None` after the last one (which also checks that nothing follows).
+    pub fn next_board(&mut self) -> Result<Option<Board>, InputError> {
+        if self.cases.next(&mut self.scanner)?.is_none() {
+            return Ok(None);
+        }
+        let mut weights = [[0u32; CLASSIC]; CLASSIC];
+        for row in weights.iter_mut() {
+            for w in row.iter_mut() {
+                *w = self
+                    .scanner
+                    .next_u64("a weight 0..4294967295", 0, MAX_WEIGHT)
+                    .map_err(|e| e.with_context(self.cases.context()))? as u32;
+            }
+        }
+        Ok(Some(Board { weights }))
+    }
+}
+
+/// The 92 placements, ready to score boards.
+pub struct Solver {
+    placements: Vec<Placement>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// Finds the 92 placements of eight queens.
+    pub fn new() -> Solver {
+        let placements = placements::all(CLASSIC)
+            .into_iter()
+            .filter_map(|rows| Placement::try_from(rows.as_slice()).ok())
+            .collect();
+        Solver { placements }
+    }
+
+    /// The score of one placement on a board.
+    pub fn score(board: &Board, placement: &Placement) -> u64 {
+        placement
+            .iter()
+            .enumerate()
+            .map(|(c, &r)| u64::from(board.weights[usize::from(r) % CLASSIC][c]))
+            .sum()
+    }
+
+    /// The best score and the first placement (in lexicographic order) that reaches it.
+    pub fn best(&self, board: &Board) -> Best {
+        let mut best = Best {
+            score: 0,
+            placement: self.placements[0],
+        };
+        for (i, p) in self.placements.iter().enumerate() {
+            let s = Solver::score(board, p);
+            if i == 0 || s > best.score {
+                best = Best {
+                    score: s,
+                    placement: *p,
+                };
+            }
+        }
+        best
+    }
+}
+
+/// Answers every board of `input` on `out`, each as soon as it is read.
+///
+/// ```
+/// use chess_puzzles::output::OutputFormat;
+///
+/// let input = format!("1\n{}", "1 ".repeat(64));
+/// let mut out = Vec::new();
+/// chess_puzzles::sultan::run(input.as_bytes(), &mut out, OutputFormat::Judge).unwrap();
+/// assert_eq!(out, b"    8\n");
+/// ```
+pub fn run<R: Read, W: Write>(input: R, out: &mut W, format: OutputFormat) -> Result<(), RunError> {
+    let mut reader = Reader::new(Scanner::new(input))?;
+    let solver = Solver::new();
+    let mut case = 0u64;
+    while let Some(board) = reader.next_board()? {
+        case += 1;
+        let best = solver.best(&board);
+        let written = match format {
+            OutputFormat::Judge => writeln!(out, "{:5}", best.score),
+            OutputFormat::Board => {
+                let separator = if case > 1 { "\n" } else { "" };
+                write!(out, "{separator}{}", render_case(case, &board, &best))
+            }
+            OutputFormat::Json => serde_json::to_writer(&mut *out, &JsonCase::new(case, &best))
+                .map_err(io::Error::from)
+                .and_then(|()| out.write_all(b"\n")),
+        };
+        written.map_err(RunError::Output)?;
+    }
+    Ok(())
+}
+
+/// Writes a score as the judge wants it: right-justified in five columns, then a newline.
+pub fn judge_line(score: u64) -> String {
+    format!("{score:5}\n")
+}
+
+/// One board for programs (`--format json`): 1-based numbers.
+#[derive(Debug, Serialize)]
+pub struct JsonCase {
+    /// The board number, from 1.
+    pub case: u64,
+    /// The best score.
+    pub score: u64,
+    /// The rows (1-based) of the queens of columns 1..8 in the first best placement.
+    pub placement: [u32; CLASSIC],
+}
+
+impl JsonCase {
+    /// The JSON form of a board's answer.
+    pub fn new(case: u64, best: &Best) -> JsonCase {
+        JsonCase {
+            case,
+            score: best.score,
+            placement: best.placement.map(|r| u32::from(r) + 1),
+        }
+    }
+}
+
+/// The board drawn with its weights, the queens of the best placement marked `♛`.
+pub fn render_case(case: u64, board: &Board, best: &Best) -> String {
+    let mut d = Diagram::new(CLASSIC, CLASSIC);
+    for (r, row) in board.weights.iter().enumerate() {
+        for (c, w) in row.iter().enumerate() {
+            d.set(Square::new(r as u8, c as u8), w.to_string());
+        }
+    }
+    for (c, &r) in best.placement.iter().enumerate() {
+        let sq = Square::new(r, c as u8);
+        let w = board.weights[usize::from(r) % CLASSIC][c];
+        d.set(sq, format!("♛{w}"));
+    }
+    let terms: Vec<String> = best
+        .placement
+        .iter()
+        .enumerate()
+        .map(|(c, &r)| board.weights[usize::from(r) % CLASSIC][c].to_string())
+        .collect();
+    format!(
+        "Board {case}: best score {} = {}\n{d}",
+        best.score,
+        terms.join(" + ")
+    )
+}
+
+/// True when `placement` is non-attacking and scores `score` on `board`.
+pub fn is_valid_answer(board: &Board, placement: &Placement, score: u64) -> bool {
+    is_non_attacking(placement) && Solver::score(board, placement) == score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_board() -> Board {
+        // Seed 001's sample: 1..64 with 48 written twice and no 49.
+        let mut weights = [[0u32; 8]; 8];
+        for i in 0..64u32 {
+            let v = if i + 1 == 49 { 48 } else { i + 1 };
+            weights[(i / 8) as usize][(i % 8) as usize] = v;
+        }
+        Board { weights }
+    }
+
+    #[test]
+    fn the_sample_scores_260() {
+        let best = Solver::new().best(&sample_board());
+        assert_eq!(best.score, 260);
+        assert!(is_valid_answer(&sample_board(), &best.placement, 260));
+        assert_eq!(judge_line(best.score), "  260\n");
+    }
+
+    #[test]
+    fn wide_scores_are_not_cut() {
+        assert_eq!(judge_line(123456), "123456\n");
+    }
+
+    #[test]
+    fn reader_names_the_short_board() {
+        let mut reader = Reader::new(Scanner::new("1\n1 2 3".as_bytes())).unwrap();
+        let err = reader.next_board().unwrap_err();
+        assert!(err.to_string().contains("(board 1 of 1)"), "{err}");
+    }
+
+    #[test]
+    fn rendering_shows_the_terms() {
+        let board = sample_board();
+        let best = Solver::new().best(&board);
+        let text = render_case(1, &board, &best);
+        assert!(text.starts_with("Board 1: best score 260 = "));
+        assert_eq!(text.matches('♛').count(), 8);
+    }
+}
