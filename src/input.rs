@@ -58,7 +58,9 @@ pub struct Scanner<R> {
     end: usize,
     /// Absolute offset in the input of `buf[0]`.
     base: u64,
-    /// Current line number and the absolute offset where it starts.
+    /// Line ends are counted lazily, only when a position is asked for: `line` is the line of
+    /// `buf[counted]` and `line_start` the absolute offset where that line starts.
+    counted: usize,
     line: u64,
     line_start: u64,
     eof: bool,
@@ -101,14 +103,33 @@ impl<R: Read> Scanner<R> {
             start: 0,
             end: 0,
             base: 0,
+            counted: 0,
             line: 1,
             line_start: 0,
             eof: false,
         }
     }
 
+    /// Counts the line ends between the last counted byte and the next unread one.
+    fn count_lines(&mut self) {
+        let seen = &self.buf[self.counted..self.start];
+        // Count in chunks whose counts fit a byte, so the comparison runs on whole vectors.
+        let ends: usize = seen
+            .chunks(128)
+            .map(|chunk| usize::from(chunk.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>()))
+            .sum();
+        if ends > 0 {
+            self.line += ends as u64;
+            if let Some(last) = seen.iter().rposition(|&b| b == b'\n') {
+                self.line_start = self.base + (self.counted + last + 1) as u64;
+            }
+        }
+        self.counted = self.start;
+    }
+
     /// The position of the next unread byte.
-    pub fn position(&self) -> Position {
+    pub fn position(&mut self) -> Position {
+        self.count_lines();
         Position {
             line: self.line,
             column: self.base + self.start as u64 - self.line_start + 1,
@@ -120,6 +141,9 @@ impl<R: Read> Scanner<R> {
         if self.eof {
             return Ok(false);
         }
+        // Bytes before `start` are about to be dropped: count their line ends first.
+        self.count_lines();
+        self.counted = 0;
         if self.start == self.end {
             self.base += self.end as u64;
             self.start = 0;
@@ -154,11 +178,7 @@ impl<R: Read> Scanner<R> {
     fn skip_space(&mut self) -> io::Result<bool> {
         loop {
             while self.start < self.end {
-                let b = self.buf[self.start];
-                if b == b'\n' {
-                    self.line += 1;
-                    self.line_start = self.base + self.start as u64 + 1;
-                } else if !is_space(b) {
+                if !is_space(self.buf[self.start]) {
                     return Ok(true);
                 }
                 self.start += 1;
@@ -229,6 +249,58 @@ impl<R: Read> Scanner<R> {
 
     /// Reads an integer in `lo..=hi`. `expected` describes it, e.g. `"a row number 1..8"`.
     pub fn next_u64(&mut self, expected: &str, lo: u64, hi: u64) -> Result<u64, InputError> {
+        let mut value = [0];
+        self.read_u64s(&mut value, expected, lo, hi)?;
+        Ok(value[0])
+    }
+
+    /// Fills `out` with integers in `lo..=hi`, each described by `expected` in errors. The
+    /// common case (short numbers between whitespace, inside the buffer) runs in one tight loop.
+    pub fn read_u64s(
+        &mut self,
+        out: &mut [u64],
+        expected: &str,
+        lo: u64,
+        hi: u64,
+    ) -> Result<(), InputError> {
+        let mut k = 0;
+        while k < out.len() {
+            let data = &self.buf[..self.end];
+            let mut pos = self.start;
+            while k < out.len() {
+                while pos < data.len() && is_space(data[pos]) {
+                    pos += 1;
+                }
+                let begin = pos;
+                let mut value = 0u64;
+                while pos < data.len() && pos - begin < 19 {
+                    let d = data[pos].wrapping_sub(b'0');
+                    if d > 9 {
+                        break;
+                    }
+                    value = value * 10 + u64::from(d);
+                    pos += 1;
+                }
+                let settled = pos > begin && pos < data.len() && is_space(data[pos]);
+                if !settled || value < lo || value > hi {
+                    pos = begin;
+                    break;
+                }
+                out[k] = value;
+                k += 1;
+            }
+            self.start = pos;
+            if k < out.len() {
+                out[k] = self.next_u64_slow(expected, lo, hi)?;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Scanner::next_u64`] for every case the fast path does not settle, errors included.
+    #[cold]
+    fn next_u64_slow(&mut self, expected: &str, lo: u64, hi: u64) -> Result<u64, InputError> {
         let token = self.expect_token(expected)?;
         match parse_digits(token.bytes) {
             Some(v) if (lo..=hi).contains(&v) => Ok(v),

@@ -63,7 +63,11 @@ fn all_64_squares_in_both_layouts() {
     let queries: Vec<(u8, u8)> = (0..64).map(|i| (i / 8, i % 8)).collect();
     let input = input_for(&queries);
     for uva in [false, true] {
-        let args: &[&str] = if uva { &["queens", "--uva"] } else { &["queens"] };
+        let args: &[&str] = if uva {
+            &["queens", "--uva"]
+        } else {
+            &["queens"]
+        };
         let got = run(args, input.as_bytes());
         assert_eq!(got.code, 0, "{}", got.stderr);
         assert_eq!(got.stdout_text(), reference_output(&queries, uva));
@@ -127,7 +131,10 @@ fn every_printed_placement_is_non_attacking_and_holds_the_queen() {
 #[test]
 fn json_lists_the_same_solutions() {
     let queries = [(0u8, 0u8), (3, 5), (7, 7)];
-    let got = run(&["queens", "--format", "json"], input_for(&queries).as_bytes());
+    let got = run(
+        &["queens", "--format", "json"],
+        input_for(&queries).as_bytes(),
+    );
     assert_eq!(got.code, 0, "{}", got.stderr);
     let all: Vec<Vec<u8>> = permutations(8)
         .into_iter()
@@ -157,7 +164,11 @@ fn boards_draw_every_solution() {
         .filter(|p| non_attacking(p))
         .collect();
     let total = brute_force(&all, 0, 0).len() + brute_force(&all, 3, 5).len();
-    assert_eq!(text.matches('♕').count(), total + 2, "one per board plus the headings");
+    assert_eq!(
+        text.matches('♕').count(),
+        total + 2,
+        "one per board plus the headings"
+    );
     assert_eq!(text.matches('♛').count(), total * 7);
     assert!(text.contains("Case 2: queen given on row 4, column 6"));
 }
@@ -182,13 +193,19 @@ fn bad_inputs_are_located_errors() {
         ("2\n1 1\n", "end of input"),
         ("2\n1 1\n2\n", "end of input"),
         ("1\n1 1\n3 3\n", "'3'"),
-        ("1000000000000000000000000000000\n1 1\n", "'100000000000000000000000...'"),
+        (
+            "1000000000000000000000000000000\n1 1\n",
+            "'100000000000000000000000...'",
+        ),
         ("99999999999999\n1 1\n", "'99999999999999'"),
     ];
     for (input, found) in cases {
         let got = run(&["queens"], input.as_bytes());
         let message = assert_input_error(&got, "<stdin>");
-        assert!(message.ends_with(&format!("found {found}")), "{input:?}: {message}");
+        assert!(
+            message.ends_with(&format!("found {found}")),
+            "{input:?}: {message}"
+        );
     }
     // A count the input does not hold fails at its end, after the cases that were there.
     let got = run(&["queens"], b"5\n1 1\n");
@@ -207,7 +224,12 @@ fn bad_inputs_are_located_errors() {
 fn a_missing_file_is_an_error() {
     let got = run(&["queens", "no/such/file.in"], b"");
     assert_eq!(got.code, 2);
-    assert!(got.stderr.starts_with("error: no/such/file.in: cannot read:"), "{}", got.stderr);
+    assert!(
+        got.stderr
+            .starts_with("error: no/such/file.in: cannot read:"),
+        "{}",
+        got.stderr
+    );
     assert!(!got.stderr.contains("panicked"));
 }
 
@@ -241,7 +263,9 @@ fn answers_stream_before_the_input_ends() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let queries: Vec<(u8, u8)> = (0..20000).map(|i| ((i % 8) as u8, (i / 8 % 8) as u8)).collect();
+    let queries: Vec<(u8, u8)> = (0..20000)
+        .map(|i| ((i % 8) as u8, (i / 8 % 8) as u8))
+        .collect();
     let input = input_for(&queries);
     let mut child = Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
         .arg("queens")
@@ -261,5 +285,9 @@ fn a_closed_pipe_ends_quietly() {
     let output = child.wait_with_output().unwrap();
     feeder.join().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

@@ -15,7 +15,10 @@ fn placements() -> Vec<Vec<u8>> {
 }
 
 fn score(board: &Board, p: &[u8]) -> u64 {
-    p.iter().enumerate().map(|(c, &r)| board[r as usize][c]).sum()
+    p.iter()
+        .enumerate()
+        .map(|(c, &r)| board[r as usize][c])
+        .sum()
 }
 
 fn brute_force(all: &[Vec<u8>], board: &Board) -> u64 {
@@ -74,7 +77,10 @@ fn json_placements_are_valid_and_score_the_best() {
     let all = placements();
     let mut rng = TestRng::new(1);
     let boards: Vec<Board> = (0..40).map(|_| random_board(&mut rng, 1, 99)).collect();
-    let got = run(&["sultan", "--format", "json"], input_for(&boards).as_bytes());
+    let got = run(
+        &["sultan", "--format", "json"],
+        input_for(&boards).as_bytes(),
+    );
     assert_eq!(got.code, 0, "{}", got.stderr);
     let text = got.stdout_text();
     let lines: Vec<&str> = text.lines().collect();
@@ -115,17 +121,26 @@ fn bad_inputs_are_located_errors() {
         (String::new(), "end of input"),
         ("x".to_string(), "'x'"),
         (format!("1\n{} 5", "1 ".repeat(62)), "end of input"),
-        (format!("1\n{}99999999999", "1 ".repeat(63)), "'99999999999'"),
+        (
+            format!("1\n{}99999999999", "1 ".repeat(63)),
+            "'99999999999'",
+        ),
         (format!("1\n{}-4", "1 ".repeat(63)), "'-4'"),
         (format!("1\n{}1e3", "1 ".repeat(63)), "'1e3'"),
         (format!("2\n{full}"), "end of input"),
         (format!("1\n{full} 7"), "'7'"),
-        ("100000000000000000000000 1".to_string(), "'100000000000000000000000'"),
+        (
+            "100000000000000000000000 1".to_string(),
+            "'100000000000000000000000'",
+        ),
     ];
     for (input, found) in &cases {
         let got = run(&["sultan"], input.as_bytes());
         let message = assert_input_error(&got, "<stdin>");
-        assert!(message.ends_with(&format!("found {found}")), "{input:?}: {message}");
+        assert!(
+            message.ends_with(&format!("found {found}")),
+            "{input:?}: {message}"
+        );
     }
     let got = run(&["sultan"], format!("2\n{full}\n1 1\n").as_bytes());
     assert_eq!(got.stdout, b"    8\n");

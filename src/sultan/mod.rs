@@ -13,6 +13,10 @@
 //! assert_eq!(best.placement[0], 0); // the queen of column 1 stands on row 1
 //! ```
 
+mod score;
+
+pub use score::Scorer;
+
 use std::io::{self, Read, Write};
 
 use serde::Serialize;
@@ -70,14 +74,14 @@ impl<R: Read> Reader<R> {
         if self.cases.next(&mut self.scanner)?.is_none() {
             return Ok(None);
         }
+        let mut numbers = [0u64; CLASSIC * CLASSIC];
+        self.scanner
+            .read_u64s(&mut numbers, "a weight 0..4294967295", 0, MAX_WEIGHT)
+            .map_err(|e| e.with_context(self.cases.context()))?;
         let mut weights = [[0u32; CLASSIC]; CLASSIC];
-        for row in weights.iter_mut() {
-            for w in row.iter_mut() {
-                *w = self
-                    .scanner
-                    .next_u64("a weight 0..4294967295", 0, MAX_WEIGHT)
-                    .map_err(|e| e.with_context(self.cases.context()))? as u32;
-            }
+        for (i, &w) in numbers.iter().enumerate() {
+            // `read_u64s` keeps every number within MAX_WEIGHT, which fits a u32.
+            weights[i / CLASSIC][i % CLASSIC] = w as u32;
         }
         Ok(Some(Board { weights }))
     }
@@ -85,7 +89,7 @@ impl<R: Read> Reader<R> {
 
 /// The 92 placements, ready to score boards.
 pub struct Solver {
-    placements: Vec<Placement>,
+    scorer: Scorer,
 }
 
 impl Default for Solver {
@@ -101,34 +105,37 @@ impl Solver {
             .into_iter()
             .filter_map(|rows| Placement::try_from(rows.as_slice()).ok())
             .collect();
-        Solver { placements }
+        Solver {
+            scorer: Scorer::new(placements),
+        }
     }
 
     /// The score of one placement on a board.
     pub fn score(board: &Board, placement: &Placement) -> u64 {
-        placement
-            .iter()
-            .enumerate()
-            .map(|(c, &r)| u64::from(board.weights[usize::from(r) % CLASSIC][c]))
-            .sum()
+        Scorer::score(board, placement)
+    }
+
+    /// The best score alone (the judge's answer), by the fastest way available.
+    pub fn best_score(&self, board: &Board) -> u64 {
+        self.scorer.best_score(board)
     }
 
     /// The best score and the first placement (in lexicographic order) that reaches it.
     pub fn best(&self, board: &Board) -> Best {
-        let mut best = Best {
-            score: 0,
-            placement: self.placements[0],
-        };
-        for (i, p) in self.placements.iter().enumerate() {
-            let s = Solver::score(board, p);
-            if i == 0 || s > best.score {
-                best = Best {
-                    score: s,
+        let mut best: Option<Best> = None;
+        for p in self.scorer.placements() {
+            let score = Solver::score(board, p);
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(Best {
+                    score,
                     placement: *p,
-                };
+                });
             }
         }
-        best
+        best.unwrap_or(Best {
+            score: 0,
+            placement: [0; CLASSIC],
+        })
     }
 }
 
@@ -148,16 +155,18 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, format: OutputFormat) -> Re
     let mut case = 0u64;
     while let Some(board) = reader.next_board()? {
         case += 1;
-        let best = solver.best(&board);
         let written = match format {
-            OutputFormat::Judge => writeln!(out, "{:5}", best.score),
+            OutputFormat::Judge => writeln!(out, "{:5}", solver.best_score(&board)),
             OutputFormat::Board => {
+                let best = solver.best(&board);
                 let separator = if case > 1 { "\n" } else { "" };
                 write!(out, "{separator}{}", render_case(case, &board, &best))
             }
-            OutputFormat::Json => serde_json::to_writer(&mut *out, &JsonCase::new(case, &best))
-                .map_err(io::Error::from)
-                .and_then(|()| out.write_all(b"\n")),
+            OutputFormat::Json => {
+                serde_json::to_writer(&mut *out, &JsonCase::new(case, &solver.best(&board)))
+                    .map_err(io::Error::from)
+                    .and_then(|()| out.write_all(b"\n"))
+            }
         };
         written.map_err(RunError::Output)?;
     }
