@@ -4,6 +4,8 @@
 //! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
 //!   queen placements ([`core::placements`]) and text diagrams ([`core::Diagram`]).
 //! - [`input`] and [`error`]: streaming, located parsing of judge inputs.
+//! - [`judge`]: what problem setters need around every puzzle: strict line reading for
+//!   validators, output comparison for checkers, seeded random numbers for generators.
 //! - One module per puzzle, each owning its input type, judge format and solver:
 //!   [`queens`] (seed 000), [`sultan`] (seed 001).
 //!
@@ -22,6 +24,7 @@
 pub mod core;
 pub mod error;
 pub mod input;
+pub mod judge;
 pub mod output;
 pub mod queens;
 pub mod sample;

@@ -16,7 +16,6 @@ pub enum Verdict {
     /// Success (exit 0).
     Done,
     /// A `check` or `validate` verdict of "wrong" or "invalid" (exit 1).
-    #[allow(dead_code)] // The judge kit's `check` and `validate` commands will return it.
     Rejected,
 }
 

@@ -3,6 +3,7 @@
 
 mod demo;
 mod io;
+mod kit;
 mod queens;
 mod sultan;
 

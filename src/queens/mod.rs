@@ -13,6 +13,9 @@
 //! assert!(block.starts_with(b"SOLN       COLUMN\n #      1 2 3 4 5 6 7 8\n 1      1 5 8 6 3 7 2 4\n"));
 //! ```
 
+pub mod generator;
+pub mod validate;
+
 use std::io::{self, Read, Write};
 use std::sync::OnceLock;
 
@@ -22,6 +25,8 @@ use crate::core::placements::{self, is_non_attacking};
 use crate::core::{CLASSIC, Diagram, Square, diagram};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
+use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
@@ -75,6 +80,29 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result
         written.map_err(RunError::Output)?;
     }
     Ok(())
+}
+
+/// Judges `output` against the right answer for `input` in the layout `style`.
+///
+/// ```
+/// use chess_puzzles::judge::compare::Tolerance;
+/// use chess_puzzles::queens::{check, Style, SAMPLE};
+///
+/// let verdict = check(SAMPLE.input.as_bytes(), SAMPLE.output.as_bytes(), Style::Statement,
+///     Tolerance::Exact).unwrap();
+/// assert!(verdict.is_ok());
+/// ```
+pub fn check(
+    input: impl Read,
+    output: impl Read,
+    style: Style,
+    tolerance: Tolerance,
+) -> Result<Result<Accepted, Difference>, CheckError> {
+    let options = Options {
+        format: OutputFormat::Judge,
+        style,
+    };
+    judge::check_exact(|expected| run(input, expected, options), output, tolerance)
 }
 
 /// One placement: the row (0-based) of the queen in each column.

@@ -13,7 +13,9 @@
 //! assert_eq!(best.placement[0], 0); // the queen of column 1 stands on row 1
 //! ```
 
+pub mod generator;
 mod score;
+pub mod validate;
 
 pub use score::Scorer;
 
@@ -25,6 +27,8 @@ use crate::core::placements::{self, is_non_attacking};
 use crate::core::{CLASSIC, Diagram, Square};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
+use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
@@ -171,6 +175,27 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, format: OutputFormat) -> Re
         written.map_err(RunError::Output)?;
     }
     Ok(())
+}
+
+/// Judges `output` against the right scores for `input`.
+///
+/// ```
+/// use chess_puzzles::judge::compare::Tolerance;
+/// use chess_puzzles::sultan::{check, SAMPLE};
+///
+/// assert!(check(SAMPLE.input.as_bytes(), "  260\n".as_bytes(), Tolerance::Exact).unwrap().is_ok());
+/// assert!(check(SAMPLE.input.as_bytes(), "260\n".as_bytes(), Tolerance::Lines).unwrap().is_err());
+/// ```
+pub fn check(
+    input: impl Read,
+    output: impl Read,
+    tolerance: Tolerance,
+) -> Result<Result<Accepted, Difference>, CheckError> {
+    judge::check_exact(
+        |expected| run(input, expected, OutputFormat::Judge),
+        output,
+        tolerance,
+    )
 }
 
 /// Writes a score as the judge wants it: right-justified in five columns, then a newline.

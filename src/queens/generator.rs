@@ -1,0 +1,100 @@
+//! Test inputs for `queens`: random or edge-case query lists, the same for the same seed.
+
+use std::io::{self, Write};
+
+use rand::RngExt;
+
+use super::Solver;
+use crate::core::{CLASSIC, Square};
+use crate::judge;
+
+/// The families of inputs the generator writes.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+pub enum Kind {
+    /// Uniformly random squares.
+    #[default]
+    Random,
+    /// Each of the 64 squares once, in random order (the case count is ignored).
+    All,
+    /// Squares in the fewest placements (4 each).
+    Fewest,
+    /// Squares in the most placements (18 each).
+    Most,
+    /// The benchmark input: 200,000 random squares (the case count is ignored).
+    Large,
+}
+
+/// What to generate.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct GenOptions {
+    /// The seed: the same seed and options give the same input.
+    pub seed: u64,
+    /// The number of cases, where the kind does not fix it.
+    pub cases: u64,
+    /// The family.
+    pub kind: Kind,
+}
+
+/// Writes one input in the statement's exact layout.
+///
+/// ```
+/// use chess_puzzles::queens::generator::{generate, GenOptions, Kind};
+///
+/// let mut a = Vec::new();
+/// generate(GenOptions { seed: 7, cases: 3, kind: Kind::Random }, &mut a).unwrap();
+/// let mut b = Vec::new();
+/// generate(GenOptions { seed: 7, cases: 3, kind: Kind::Random }, &mut b).unwrap();
+/// assert_eq!(a, b);
+/// assert_eq!(String::from_utf8(a).unwrap().lines().count(), 4);
+/// ```
+pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
+    let mut rng = judge::rng(options.seed);
+    let squares: Vec<Square> = (0..CLASSIC * CLASSIC)
+        .map(|i| Square::from_index(i, CLASSIC))
+        .collect();
+    let solver = Solver::new();
+    let counts: Vec<usize> = squares
+        .iter()
+        .map(|&s| solver.solutions(s).count())
+        .collect();
+    let fewest = counts.iter().copied().min().unwrap_or(0);
+    let most = counts.iter().copied().max().unwrap_or(0);
+    let pool: Vec<Square> = match options.kind {
+        Kind::Fewest => squares
+            .iter()
+            .zip(&counts)
+            .filter(|&(_, &c)| c == fewest)
+            .map(|(&s, _)| s)
+            .collect(),
+        Kind::Most => squares
+            .iter()
+            .zip(&counts)
+            .filter(|&(_, &c)| c == most)
+            .map(|(&s, _)| s)
+            .collect(),
+        _ => squares.clone(),
+    };
+    let mut write = |count: u64, pick: &mut dyn FnMut(u64) -> Square| -> io::Result<()> {
+        writeln!(out, "{count}")?;
+        for i in 0..count {
+            let sq = pick(i);
+            writeln!(out, "{} {}", sq.row + 1, sq.col + 1)?;
+        }
+        Ok(())
+    };
+    match options.kind {
+        Kind::All => {
+            let mut order = squares;
+            // Fisher-Yates with the seeded generator.
+            for i in (1..order.len()).rev() {
+                let j = rng.random_range(0..=i);
+                order.swap(i, j);
+            }
+            write(order.len() as u64, &mut |i| order[i as usize])
+        }
+        Kind::Large => write(200_000, &mut |_| pool[rng.random_range(0..pool.len())]),
+        _ => write(options.cases, &mut |_| {
+            pool[rng.random_range(0..pool.len())]
+        }),
+    }
+}

@@ -1,0 +1,104 @@
+//! Test inputs for `sultan`: random or edge-case boards, the same for the same seed.
+
+use std::io::{self, Write};
+
+use rand::RngExt;
+
+use crate::core::CLASSIC;
+use crate::judge;
+
+/// The families of inputs the generator writes.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+pub enum Kind {
+    /// Weights uniform in the chosen range.
+    #[default]
+    Random,
+    /// Every weight of a board equal: all 92 placements tie.
+    Ties,
+    /// Each board a random arrangement of 1..64, all distinct (like the statement's sample).
+    Distinct,
+    /// Only the two extreme weights of the range.
+    Extreme,
+    /// The benchmark input: 100,000 random boards (the board count is ignored).
+    Large,
+}
+
+/// What to generate.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct GenOptions {
+    /// The seed: the same seed and options give the same input.
+    pub seed: u64,
+    /// The number of boards, where the kind does not fix it.
+    pub boards: u64,
+    /// The smallest weight (the statement: 1).
+    pub min_weight: u32,
+    /// The largest weight (the statement: 99).
+    pub max_weight: u32,
+    /// The family.
+    pub kind: Kind,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions {
+            seed: 0,
+            boards: 10,
+            min_weight: 1,
+            max_weight: 99,
+            kind: Kind::Random,
+        }
+    }
+}
+
+/// Writes one input in the statement's layout (each row of eight weights on a line,
+/// right-aligned in columns as the sample is). An empty weight range is taken as its bounds
+/// swapped.
+///
+/// ```
+/// use chess_puzzles::sultan::generator::{generate, GenOptions};
+///
+/// let mut out = Vec::new();
+/// generate(GenOptions { seed: 1, boards: 2, ..GenOptions::default() }, &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap().lines().count(), 1 + 2 * 8);
+/// ```
+pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
+    let mut rng = judge::rng(options.seed);
+    let lo = options.min_weight.min(options.max_weight);
+    let hi = options.min_weight.max(options.max_weight);
+    let boards = match options.kind {
+        Kind::Large => 100_000,
+        _ => options.boards,
+    };
+    let width = hi.max(64).to_string().len();
+    writeln!(out, "{boards}")?;
+    let mut weights = [0u32; CLASSIC * CLASSIC];
+    for _ in 0..boards {
+        match options.kind {
+            Kind::Random | Kind::Large => {
+                for w in weights.iter_mut() {
+                    *w = rng.random_range(lo..=hi);
+                }
+            }
+            Kind::Ties => weights.fill(rng.random_range(lo..=hi)),
+            Kind::Distinct => {
+                for (i, w) in weights.iter_mut().enumerate() {
+                    *w = i as u32 + 1;
+                }
+                for i in (1..weights.len()).rev() {
+                    let j = rng.random_range(0..=i);
+                    weights.swap(i, j);
+                }
+            }
+            Kind::Extreme => {
+                for w in weights.iter_mut() {
+                    *w = if rng.random_bool(0.5) { lo } else { hi };
+                }
+            }
+        }
+        for row in weights.chunks(CLASSIC) {
+            let cells: Vec<String> = row.iter().map(|w| format!("{w:>width$}")).collect();
+            writeln!(out, "{}", cells.join(" "))?;
+        }
+    }
+    Ok(())
+}
