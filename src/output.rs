@@ -1,7 +1,7 @@
 //! How answers are written: the judge's bytes, diagrams for people, or JSON for programs.
 
-/// The form of a command's answers.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+/// The form of a command's answers (a command-line value: `judge`, `board`, `json`).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
 pub enum OutputFormat {
     /// Exactly the judge's format, byte for byte.
     #[default]

@@ -3,8 +3,6 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use clap::ValueEnum;
-
 use chess_puzzles::error::InputError;
 use chess_puzzles::judge::CheckError;
 use chess_puzzles::judge::compare::{Accepted, Difference, Tolerance};
@@ -25,28 +23,9 @@ pub struct CheckArgs {
     input: PathBuf,
     /// The output to judge (`-` for standard input).
     output: PathBuf,
-    /// Which differences to forgive: none (exact), blanks at line ends, `\r\n` and empty lines
-    /// at the end (lines), or everything but the words (tokens).
+    /// Which differences to forgive.
     #[arg(long, value_enum, default_value_t)]
-    tolerance: ToleranceArg,
-}
-
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, ValueEnum)]
-enum ToleranceArg {
-    Exact,
-    #[default]
-    Lines,
-    Tokens,
-}
-
-impl From<ToleranceArg> for Tolerance {
-    fn from(t: ToleranceArg) -> Tolerance {
-        match t {
-            ToleranceArg::Exact => Tolerance::Exact,
-            ToleranceArg::Lines => Tolerance::Lines,
-            ToleranceArg::Tokens => Tolerance::Tokens,
-        }
-    }
+    tolerance: Tolerance,
 }
 
 fn say(out: &mut Output, text: &str) -> Result<(), Failure> {
@@ -98,7 +77,7 @@ pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<
     }
     let input = Input::open(Some(&args.input), out)?;
     let output = Input::open(Some(&args.output), out)?;
-    match checker(input.reader, output.reader, args.tolerance.into()) {
+    match checker(input.reader, output.reader, args.tolerance) {
         Ok(Ok(accepted)) => {
             let plural = if accepted.lines == 1 { "" } else { "s" };
             say(out, &format!("accepted: {} line{plural}", accepted.lines))?;

@@ -10,7 +10,7 @@ mod sultan;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
 use chess_puzzles::output::OutputFormat;
 
@@ -37,28 +37,6 @@ enum Command {
     Demo,
 }
 
-/// The output forms every solving command offers.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, ValueEnum)]
-enum Format {
-    /// The judge's format, byte for byte.
-    #[default]
-    Judge,
-    /// Boards drawn with Unicode pieces.
-    Board,
-    /// One JSON object per test case and line.
-    Json,
-}
-
-impl From<Format> for OutputFormat {
-    fn from(f: Format) -> OutputFormat {
-        match f {
-            Format::Judge => OutputFormat::Judge,
-            Format::Board => OutputFormat::Board,
-            Format::Json => OutputFormat::Json,
-        }
-    }
-}
-
 /// The input and output options shared by the solving commands.
 #[derive(Debug, Args)]
 struct SolveArgs {
@@ -66,7 +44,7 @@ struct SolveArgs {
     input: Option<PathBuf>,
     /// How to write the answers.
     #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    format: OutputFormat,
 }
 
 /// Runs the command and flushes its output.

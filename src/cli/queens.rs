@@ -1,6 +1,6 @@
 //! `chess-puzzles queens`: solve, generate, validate, check.
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 
 use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
@@ -47,22 +47,7 @@ struct GenArgs {
     cases: u64,
     /// The family of input.
     #[arg(long, value_enum, default_value_t)]
-    kind: KindArg,
-}
-
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, ValueEnum)]
-enum KindArg {
-    /// Uniformly random squares.
-    #[default]
-    Random,
-    /// Each of the 64 squares once, shuffled.
-    All,
-    /// Only squares in the fewest placements (4).
-    Fewest,
-    /// Only squares in the most placements (18).
-    Most,
-    /// 200,000 random squares (the benchmark input, about 64 MB of answers).
-    Large,
+    kind: Kind,
 }
 
 fn style(uva: bool) -> Style {
@@ -72,17 +57,10 @@ fn style(uva: bool) -> Style {
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     match args.action {
         Some(Action::Gen(g)) => {
-            let kind = match g.kind {
-                KindArg::Random => Kind::Random,
-                KindArg::All => Kind::All,
-                KindArg::Fewest => Kind::Fewest,
-                KindArg::Most => Kind::Most,
-                KindArg::Large => Kind::Large,
-            };
             let options = GenOptions {
                 seed: g.seed,
                 cases: g.cases,
-                kind,
+                kind: g.kind,
             };
             generator::generate(options, out).map_err(Failure::Output)?;
             Ok(Verdict::Done)
@@ -98,7 +76,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         None => {
             let input = Input::open(args.solve.input.as_ref(), out)?;
             let options = Options {
-                format: args.solve.format.into(),
+                format: args.solve.format,
                 style: style(args.uva),
             };
             queens::run(input.reader, out, options)

@@ -1,6 +1,6 @@
 //! `chess-puzzles sultan`: solve, generate, validate, check.
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 
 use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
 use chess_puzzles::sultan::{self, MAX_WEIGHT};
@@ -44,41 +44,19 @@ struct GenArgs {
     max_weight: u64,
     /// The family of input.
     #[arg(long, value_enum, default_value_t)]
-    kind: KindArg,
-}
-
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, ValueEnum)]
-enum KindArg {
-    /// Weights uniform in the range.
-    #[default]
-    Random,
-    /// All weights of a board equal: every placement ties.
-    Ties,
-    /// Each board an arrangement of 1..64, like the sample.
-    Distinct,
-    /// Only the smallest and the largest weight.
-    Extreme,
-    /// 100,000 random boards (the benchmark input, about 19 MB).
-    Large,
+    kind: Kind,
 }
 
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     match args.action {
         Some(Action::Gen(g)) => {
-            let kind = match g.kind {
-                KindArg::Random => Kind::Random,
-                KindArg::Ties => Kind::Ties,
-                KindArg::Distinct => Kind::Distinct,
-                KindArg::Extreme => Kind::Extreme,
-                KindArg::Large => Kind::Large,
-            };
             let options = GenOptions {
                 seed: g.seed,
                 boards: g.boards,
                 // Both are at most MAX_WEIGHT, which fits a u32.
                 min_weight: g.min_weight as u32,
                 max_weight: g.max_weight as u32,
-                kind,
+                kind: g.kind,
             };
             generator::generate(options, out).map_err(Failure::Output)?;
             Ok(Verdict::Done)
@@ -87,7 +65,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         Some(Action::Check(c)) => kit::check(c, out, Box::new(sultan::check)),
         None => {
             let input = Input::open(args.solve.input.as_ref(), out)?;
-            sultan::run(input.reader, out, args.solve.format.into())
+            sultan::run(input.reader, out, args.solve.format)
                 .map_err(|e| Failure::from_run(&input.name, e))?;
             Ok(Verdict::Done)
         }

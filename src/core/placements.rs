@@ -153,6 +153,20 @@ pub fn all(n: usize) -> Vec<Vec<u8>> {
         .unwrap_or_default()
 }
 
+/// Every placement on the empty `N`x`N` board as fixed-size arrays, in lexicographic order.
+///
+/// ```
+/// let placements = chess_puzzles::core::placements::all_arrays::<8>();
+/// assert_eq!(placements.len(), 92);
+/// assert_eq!(placements[0], [0, 4, 7, 5, 2, 6, 1, 3]);
+/// ```
+pub fn all_arrays<const N: usize>() -> Vec<[u8; N]> {
+    all(N)
+        .into_iter()
+        .filter_map(|rows| <[u8; N]>::try_from(rows.as_slice()).ok())
+        .collect()
+}
+
 /// The mask of rows `0..n`.
 fn full_mask(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }

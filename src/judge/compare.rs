@@ -23,15 +23,15 @@ use crate::error::describe_token;
 /// The longest output line read, in bytes; a longer one is a wrong answer.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// Which differences are forgiven. See the [module docs](self).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+/// Which differences are forgiven (a command-line value). See the [module docs](self).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
 pub enum Tolerance {
-    /// Byte for byte.
+    /// Every byte must match.
     Exact,
-    /// Trailing blanks on a line, `\r\n`, and empty lines or a missing newline at the end.
+    /// Blanks and `\r` at line ends, and empty lines or a missing newline at the very end, are forgiven.
     #[default]
     Lines,
-    /// Only the sequence of whitespace-separated tokens.
+    /// Only the sequence of whitespace-separated words must match.
     Tokens,
 }
 
@@ -121,8 +121,8 @@ pub fn compare(
         lines: expected_lines.len() as u64,
     };
     match tolerance {
-        Tolerance::Exact => compare_exact(&expected_lines, &mut found, accepted),
-        Tolerance::Lines => compare_lines(&expected_lines, &mut found, accepted),
+        Tolerance::Exact => compare_lines(&expected_lines, &mut found, accepted, true),
+        Tolerance::Lines => compare_lines(&expected_lines, &mut found, accepted, false),
         Tolerance::Tokens => compare_tokens(&expected_lines, &mut found, accepted),
     }
 }
@@ -135,72 +135,46 @@ fn too_long(line: u64) -> Difference {
     }
 }
 
-fn compare_exact<R: Read>(
-    expected: &[&[u8]],
-    found: &mut FoundLines<R>,
-    accepted: Accepted,
-) -> io::Result<Result<Accepted, Difference>> {
-    let mut number = 0u64;
-    loop {
-        number += 1;
-        let want = expected.get(number as usize - 1);
-        let got = found.next()?;
-        let difference = |expected: String, found: String| {
-            Ok(Err(Difference {
-                line: number,
-                expected,
-                found,
-            }))
-        };
-        match (want, got) {
-            (None, None) => return Ok(Ok(accepted)),
-            (_, Some(Err(()))) => return Ok(Err(too_long(number))),
-            (Some(w), None) => return difference(quote(w), END.to_string()),
-            (None, Some(Ok(g))) => return difference(END.to_string(), quote(g)),
-            (Some(w), Some(Ok(g))) if *w != g => return difference(quote(w), quote(g)),
-            _ => {}
-        }
-    }
+/// A line as compared: whole, or trimmed of trailing blanks and its line end.
+fn shape(line: &[u8], exact: bool) -> &[u8] {
+    if exact { line } else { trim_line(line) }
 }
 
+/// Line by line: `exact` compares whole lines with their ends; otherwise lines are trimmed of
+/// trailing blanks and empty lines at the very end are forgiven on both sides.
 fn compare_lines<R: Read>(
     expected: &[&[u8]],
     found: &mut FoundLines<R>,
     accepted: Accepted,
+    exact: bool,
 ) -> io::Result<Result<Accepted, Difference>> {
-    // Empty lines at the very end are forgiven on both sides.
     let mut last = expected.len();
-    while last > 0 && trim_line(expected[last - 1]).is_empty() {
+    while !exact && last > 0 && trim_line(expected[last - 1]).is_empty() {
         last -= 1;
     }
     let expected = &expected[..last];
     let mut number = 0u64;
     loop {
         number += 1;
-        let want = expected.get(number as usize - 1).map(|l| trim_line(l));
-        let got = found.next()?;
-        let difference = |expected: String, found: String| {
-            Ok(Err(Difference {
-                line: number,
-                expected,
-                found,
-            }))
+        let want = expected.get(number as usize - 1).map(|l| shape(l, exact));
+        let got = match found.next()? {
+            Some(Err(())) => return Ok(Err(too_long(number))),
+            Some(Ok(line)) => Some(shape(line, exact)),
+            None => None,
         };
-        match (want, got) {
+        let (expected, found) = match (want, got) {
             (None, None) => return Ok(Ok(accepted)),
-            (_, Some(Err(()))) => return Ok(Err(too_long(number))),
-            (Some(w), None) => return difference(quote(w), END.to_string()),
-            (None, Some(Ok(g))) => {
-                if !trim_line(g).is_empty() {
-                    return difference(END.to_string(), quote(trim_line(g)));
-                }
-            }
-            (Some(w), Some(Ok(g))) => {
-                if w != trim_line(g) {
-                    return difference(quote(w), quote(trim_line(g)));
-                }
-            }
-        }
+            (Some(w), Some(g)) if w == g => continue,
+            (None, Some(g)) if !exact && g.is_empty() => continue,
+            (Some(w), Some(g)) => (quote(w), quote(g)),
+            (Some(w), None) => (quote(w), END.to_string()),
+            (None, Some(g)) => (END.to_string(), quote(g)),
+        };
+        return Ok(Err(Difference {
+            line: number,
+            expected,
+            found,
+        }));
     }
 }
 

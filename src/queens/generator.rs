@@ -8,19 +8,19 @@ use super::Solver;
 use crate::core::{CLASSIC, Square};
 use crate::judge;
 
-/// The families of inputs the generator writes.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+/// The families of inputs the generator writes (a command-line value).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
 pub enum Kind {
     /// Uniformly random squares.
     #[default]
     Random,
-    /// Each of the 64 squares once, in random order (the case count is ignored).
+    /// Each of the 64 squares once, shuffled (the case count is ignored).
     All,
-    /// Squares in the fewest placements (4 each).
+    /// Only squares in the fewest placements (4 each).
     Fewest,
-    /// Squares in the most placements (18 each).
+    /// Only squares in the most placements (18 each).
     Most,
-    /// The benchmark input: 200,000 random squares (the case count is ignored).
+    /// 200,000 random squares, the benchmark input (the case count is ignored).
     Large,
 }
 

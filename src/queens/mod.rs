@@ -162,10 +162,7 @@ impl Default for Solver {
 impl Solver {
     /// Finds the 92 placements of eight queens.
     pub fn new() -> Solver {
-        let placements = placements::all(CLASSIC)
-            .into_iter()
-            .filter_map(|rows| Placement::try_from(rows.as_slice()).ok())
-            .collect();
+        let placements = placements::all_arrays::<CLASSIC>();
         let squares = CLASSIC * CLASSIC;
         Solver {
             placements,

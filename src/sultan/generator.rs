@@ -7,19 +7,19 @@ use rand::RngExt;
 use crate::core::CLASSIC;
 use crate::judge;
 
-/// The families of inputs the generator writes.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+/// The families of inputs the generator writes (a command-line value).
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
 pub enum Kind {
-    /// Weights uniform in the chosen range.
+    /// Weights uniform in the range.
     #[default]
     Random,
     /// Every weight of a board equal: all 92 placements tie.
     Ties,
-    /// Each board a random arrangement of 1..64, all distinct (like the statement's sample).
+    /// Each board an arrangement of 1..64, all distinct (like the statement's sample).
     Distinct,
-    /// Only the two extreme weights of the range.
+    /// Only the smallest and the largest weight of the range.
     Extreme,
-    /// The benchmark input: 100,000 random boards (the board count is ignored).
+    /// 100,000 random boards, the benchmark input (the board count is ignored).
     Large,
 }
 

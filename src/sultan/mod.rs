@@ -105,12 +105,8 @@ impl Default for Solver {
 impl Solver {
     /// Finds the 92 placements of eight queens.
     pub fn new() -> Solver {
-        let placements = placements::all(CLASSIC)
-            .into_iter()
-            .filter_map(|rows| Placement::try_from(rows.as_slice()).ok())
-            .collect();
         Solver {
-            scorer: Scorer::new(placements),
+            scorer: Scorer::new(placements::all_arrays::<CLASSIC>()),
         }
     }
 

@@ -127,12 +127,7 @@ mod tests {
     use crate::core::placements;
 
     fn scorer() -> Scorer {
-        Scorer::new(
-            placements::all(CLASSIC)
-                .into_iter()
-                .map(|rows| Placement::try_from(rows.as_slice()).unwrap())
-                .collect(),
-        )
+        Scorer::new(placements::all_arrays::<CLASSIC>())
     }
 
     #[test]
