@@ -6,6 +6,7 @@ mod io;
 mod kit;
 mod queens;
 mod sultan;
+mod tour;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ enum Command {
     Queens(queens::Args),
     /// Seed 001: the best 8-queens sum on each weighted board (UVa 167).
     Sultan(sultan::Args),
+    /// Seed 003: the shortest queen tour past every knight to the bishop (POJ 2919).
+    Tour(tour::Args),
     /// Solves every puzzle's sample (built in) and draws the answers.
     Demo,
 }
@@ -53,6 +56,7 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
     let verdict = match cli.command {
         Command::Queens(args) => queens::run(args, &mut out),
         Command::Sultan(args) => sultan::run(args, &mut out),
+        Command::Tour(args) => tour::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
     }?;
     out.flush().map_err(Failure::Output)?;

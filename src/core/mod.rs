@@ -1,10 +1,12 @@
-//! The shared chess core: board geometry, squares, bitboards, queen placements and diagrams.
+//! The shared chess core: board geometry, squares, bitboards (with set-wide sliding fills),
+//! queen placements and diagrams.
 //!
 //! Nothing here knows about any one puzzle. Coordinates are 0-based inside the crate; the judge
 //! formats' 1-based numbers are converted at their parsers and writers.
 
 pub mod bitboard;
 pub mod diagram;
+pub mod kogge_stone;
 pub mod placements;
 pub mod square;
 
