@@ -1,65 +1,161 @@
 //! Breadth-first search over (square, visited knights) states, one whole layer of squares per
-//! set of visited knights at a time, with a backward marking pass and a greedy first-path walk.
+//! set of visited knights at a time, then a backward marking pass and a greedy first-path walk.
 //!
-//! A state is the queen's square and the set of knights visited so far (a bit mask). Layer `d`
-//! holds, for each mask, the bitboard of squares first reached with that mask after `d` moves.
-//! One [Kogge-Stone fill](crate::core::kogge_stone) of a layer's bitboard gives every square
-//! one move away from any of its squares. The empty squares fall into a few classes by the set
-//! of knights they touch, so the successors split into `(mask | class knights, squares of
-//! the class)` with one AND per class.
+//! A state is the queen's square and the set of knights visited so far (a bit mask, the knights
+//! touched by the start square included). Layer `d` holds, for each mask, the bitboard of the
+//! squares first reached with that mask after `d` moves; only non-empty pairs are stored.
 //!
-//! The first layer with a state "all knights, next to the bishop" gives the fewest moves `D`.
-//! The backward pass keeps, layer by layer from `D` down, the states from which such a goal is
-//! `D - d` moves away (queen moves are symmetric, so "reaches a kept square" is the same fill).
-//! Every kept state lies on a shortest path, so walking forward from the start and always
-//! taking the lexicographically first kept successor gives the first shortest path.
+//! - **Forward.** One [Kogge-Stone fill](crate::core::kogge_stone) of a pair's bitboard gives
+//!   every square one move away from any of its squares. Those that touch no knight outside the
+//!   mask keep the mask (one AND); each of the others adds the knights it touches. Before a
+//!   layer is built, a cheap test says whether it would hold a goal (every knight visited, next
+//!   to the bishop); if so only the goal states are made and the search stops: that layer's
+//!   depth `D` is the fewest moves.
+//! - **Backward.** From the goal states down, the predecessors in layer `d` of the states kept in
+//!   layer `d + 1` are kept: every one of them lies on a path of exactly `D` moves. Queen moves
+//!   are symmetric, so the squares one move before a set are the same fill. The kept states are
+//!   few, so this pass costs little next to the forward one.
+//! - **Walk.** From the start, the lexicographically first kept successor at every move gives
+//!   the lexicographically first of the shortest paths (all of them have `D + 1` squares, so
+//!   the first square that differs decides).
 //!
-//! Memory: three dense arrays of one bitboard per mask (`24 * 2^k` bytes for `k` knights) and
-//! the layers, stored sparsely (12 bytes per non-empty `(layer, mask)` pair).
+//! Memory: two dense arrays of one bitboard per mask (`16 * 2^k` bytes for `k` knights) and the
+//! layers (12 bytes per non-empty `(layer, mask)` pair).
 
 use crate::core::{Bitboard, CLASSIC, Square};
 
 use super::{Scenario, lex_rank};
 
-/// A group of empty squares that touch the same knights.
-#[derive(Copy, Clone, Debug)]
-struct Class {
-    /// The squares.
-    squares: u64,
-    /// The knights they touch, one bit per knight.
-    knights: u32,
-}
-
 /// The search, with its buffers kept from one scenario to the next.
 #[derive(Debug, Default)]
 pub struct Solver {
-    /// Per mask: the squares reached with it in any layer so far.
+    /// Per mask: the squares reached with it in the layers so far. The backward pass removes
+    /// the layers above the one it works on.
     visited: Vec<u64>,
-    /// Per mask: the squares of the layer being built (forward), or of the kept states of
-    /// the layer after the current one (backward and walk).
+    /// Per mask: the squares of the layer being built (forward) or the kept predecessors
+    /// (backward); zero between uses.
     scratch: Vec<u64>,
     /// The masks with a non-zero `scratch` entry.
     touched: Vec<u32>,
-    /// All layers one after the other: masks and squares of each non-empty pair.
+    /// All layers one after the other: mask and squares of each non-empty pair.
     masks: Vec<u32>,
     squares: Vec<u64>,
-    /// Per pair: the squares kept by the backward pass.
-    kept: Vec<u64>,
-    /// Where each layer starts in `masks`/`squares`/`kept`, plus the end.
+    /// Where each layer starts in `masks`/`squares`, plus the end of the last one.
     layer_start: Vec<usize>,
+    /// The kept states of all layers, and for each layer its range in `kept`.
+    kept: Vec<(u32, u64)>,
+    kept_range: Vec<(usize, usize)>,
 }
 
-/// The lexicographically first square of a non-empty set: the lowest file, then the lowest rank
-/// (the highest row).
-fn lex_first(set: u64) -> Option<Square> {
-    const FILE: u64 = 0x0101_0101_0101_0101;
-    (0..CLASSIC as u32).find_map(|col| {
-        let on_file = set & (FILE << col);
-        (on_file != 0).then(|| {
-            let i = 63 - on_file.leading_zeros();
-            Square::new((i / 8) as u8, (i % 8) as u8)
+/// What the passes share about one scenario.
+struct Board {
+    /// The squares the queen can stand on and cross: the empty squares she can reach.
+    open: u64,
+    /// Per square: the knights it touches, one bit per knight.
+    touch: [u32; 64],
+    /// Per knight: the squares of `open` that touch it.
+    near_knight: Vec<u64>,
+    /// Every knight.
+    all: u32,
+    /// The squares of `open` next to the bishop.
+    goal: u64,
+    /// The squares one move away from a goal square.
+    before_goal: u64,
+    /// The knights touched by some goal square.
+    goal_knights: u32,
+}
+
+impl Board {
+    fn new(scenario: &Scenario) -> Option<Board> {
+        let start = Bitboard::from_square(scenario.queen());
+        let region = start.flood(!scenario.blockers());
+        let knights = scenario.knights();
+        let mut touch = [0u32; 64];
+        let mut near_knight = Vec::with_capacity(knights.len());
+        for (i, &k) in knights.iter().enumerate() {
+            let near = Bitboard::neighbours(k) & region;
+            if near.is_empty() {
+                return None;
+            }
+            for sq in near.iter() {
+                touch[sq.index(CLASSIC)] |= 1 << i;
+            }
+            near_knight.push(near.0);
+        }
+        let goal = Bitboard::neighbours(scenario.bishop()) & region;
+        if goal.is_empty() {
+            return None;
+        }
+        let goal_knights = goal
+            .iter()
+            .fold(0, |acc, sq| acc | touch[sq.index(CLASSIC)]);
+        Some(Board {
+            open: region.0,
+            touch,
+            near_knight,
+            all: ((1u64 << knights.len()) - 1) as u32,
+            goal: goal.0,
+            before_goal: goal.queen_fill(region).0,
+            goal_knights,
+        })
+    }
+
+    /// The knights a square touches.
+    #[inline(always)]
+    fn touch(&self, square: u32) -> u32 {
+        self.touch[(square & 63) as usize]
+    }
+
+    /// Every square one move from a square of `from`.
+    #[inline(always)]
+    fn moves(&self, from: u64) -> u64 {
+        Bitboard(from).queen_fill(Bitboard(self.open)).0
+    }
+
+    /// Splits `reach`, the squares one move from states with `mask`, by the knights they add:
+    /// calls `add(new mask, squares)` for each group (possibly with no squares).
+    #[inline(always)]
+    fn split(&self, mask: u32, reach: u64, mut add: impl FnMut(u32, u64)) {
+        // The squares near exactly one missing knight go to that knight in one AND each; the
+        // few near two or more missing knights go one by one.
+        let mut missing = self.all & !mask;
+        let (mut near, mut crowded) = (0, 0);
+        while missing != 0 {
+            let k = self.near_knight[missing.trailing_zeros() as usize];
+            crowded |= near & k;
+            near |= k;
+            missing &= missing - 1;
+        }
+        add(mask, reach & !near);
+        let single = reach & near & !crowded;
+        if single != 0 {
+            let mut missing = self.all & !mask;
+            while missing != 0 {
+                let i = missing.trailing_zeros();
+                add(mask | 1 << i, single & self.near_knight[i as usize]);
+                missing &= missing - 1;
+            }
+        }
+        for sq in bits(reach & crowded) {
+            add(mask | self.touch(sq), 1 << sq);
+        }
+    }
+}
+
+/// The bits of a word, lowest first.
+#[inline(always)]
+fn bits(mut word: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let i = word.trailing_zeros();
+            word &= word - 1;
+            i
         })
     })
+}
+
+fn square(i: u32) -> Square {
+    Square::new((i / 8) as u8, (i % 8) as u8)
 }
 
 impl Solver {
@@ -72,74 +168,23 @@ impl Solver {
     /// (start square first), or `None` when no path visits every knight and ends next to the
     /// bishop.
     pub fn solve(&mut self, scenario: &Scenario) -> Option<Vec<Square>> {
-        let open = !scenario.blockers();
-        let start = Bitboard::from_square(scenario.queen());
-        let region = start.flood(open);
-        let knights = scenario.knights();
-        // A piece with no reachable neighbour makes the search pointless.
-        if knights
-            .iter()
-            .chain([&scenario.bishop()])
-            .any(|&k| (Bitboard::neighbours(k) & region).is_empty())
-        {
-            return None;
-        }
-        // Per square of the region: the knights it touches; then the classes.
-        let mut touch = [0u32; 64];
-        for (i, &k) in knights.iter().enumerate() {
-            for sq in (Bitboard::neighbours(k) & region).iter() {
-                touch[sq.index(CLASSIC)] |= 1 << i;
-            }
-        }
-        let mut classes: Vec<Class> = Vec::new();
-        for sq in region.iter() {
-            let t = touch[sq.index(CLASSIC)];
-            match classes.iter_mut().find(|c| c.knights == t) {
-                Some(c) => c.squares |= Bitboard::from_square(sq).0,
-                None => classes.push(Class {
-                    squares: Bitboard::from_square(sq).0,
-                    knights: t,
-                }),
-            }
-        }
-        let all: u32 = ((1u64 << knights.len()) - 1) as u32;
-        let goal_squares = (Bitboard::neighbours(scenario.bishop()) & region).0;
-        let region = region.0;
-
-        let depth = self.forward(
-            start.0,
-            touch[scenario.queen().index(CLASSIC)],
-            all,
-            goal_squares,
-            region,
-            &classes,
-        )?;
-        self.backward(depth, all, goal_squares, region, &classes);
-        Some(self.walk(
-            scenario.queen(),
-            touch[scenario.queen().index(CLASSIC)],
-            depth,
-            region,
-            &classes,
-        ))
+        let board = Board::new(scenario)?;
+        let start = scenario.queen();
+        let start_mask = board.touch(start.index(CLASSIC) as u32);
+        let depth = self.forward(&board, Bitboard::from_square(start).0, start_mask)?;
+        self.backward(&board, depth);
+        Some(self.walk(&board, start, start_mask, depth))
     }
 
-    /// Builds the layers until one holds a goal state; returns its depth, or `None` when the
-    /// reachable states run out first.
-    fn forward(
-        &mut self,
-        start: u64,
-        start_mask: u32,
-        all: u32,
-        goal_squares: u64,
-        open: u64,
-        classes: &[Class],
-    ) -> Option<usize> {
-        let size = all as usize + 1;
-        self.visited.clear();
-        self.visited.resize(size, 0);
-        self.scratch.clear();
-        self.scratch.resize(size, 0);
+    /// Builds the layers until the next one would hold a goal state; returns the depth of the
+    /// goal layer, whose goal states are then the only stored pairs of that layer (all with the
+    /// full mask), or `None` when the reachable states run out first.
+    fn forward(&mut self, board: &Board, start: u64, start_mask: u32) -> Option<usize> {
+        let size = board.all as usize + 1;
+        for dense in [&mut self.visited, &mut self.scratch] {
+            dense.clear();
+            dense.resize(size, 0);
+        }
         self.touched.clear();
         self.masks.clear();
         self.squares.clear();
@@ -150,27 +195,23 @@ impl Solver {
         self.squares.push(start);
         self.visited[start_mask as usize] = start;
         self.layer_start.push(1);
-        if start_mask == all && start & goal_squares != 0 {
+        if start_mask == board.all && start & board.goal != 0 {
             return Some(0);
         }
         let mut depth = 0;
         loop {
             let (from, to) = (self.layer_start[depth], self.layer_start[depth + 1]);
-            for i in from..to {
-                let mask = self.masks[i];
-                let reach = Bitboard(self.squares[i]).queen_fill(Bitboard(open)).0;
-                for class in classes {
-                    let x = reach & class.squares;
-                    if x != 0 {
-                        let m = (mask | class.knights) as usize;
-                        if self.scratch[m] == 0 {
-                            self.touched.push(m as u32);
-                        }
-                        self.scratch[m] |= x;
-                    }
-                }
+            let goals = self.goals_after(board, from, to);
+            if goals != 0 {
+                self.masks.push(board.all);
+                self.squares.push(goals);
+                self.layer_start.push(self.masks.len());
+                return Some(depth + 1);
             }
-            let mut goal = false;
+            for i in from..to {
+                let (mask, reach) = (self.masks[i], board.moves(self.squares[i]));
+                board.split(mask, reach, |m, squares| self.add(m as usize, squares));
+            }
             for &m in &self.touched {
                 let m = m as usize;
                 let new = self.scratch[m] & !self.visited[m];
@@ -179,7 +220,6 @@ impl Solver {
                     self.visited[m] |= new;
                     self.masks.push(m as u32);
                     self.squares.push(new);
-                    goal |= m == all as usize && new & goal_squares != 0;
                 }
             }
             self.touched.clear();
@@ -189,90 +229,109 @@ impl Solver {
                 return None;
             }
             self.layer_start.push(end);
-            if goal {
-                return Some(depth);
-            }
         }
     }
 
-    /// Marks, layer by layer from `depth` down, the states a goal is reachable from in the
-    /// remaining moves.
-    fn backward(
-        &mut self,
-        depth: usize,
-        all: u32,
-        goal_squares: u64,
-        open: u64,
-        classes: &[Class],
-    ) {
+    /// Adds squares to the layer being built.
+    #[inline(always)]
+    fn add(&mut self, mask: usize, squares: u64) {
+        if squares != 0 {
+            let slot = &mut self.scratch[mask];
+            if *slot == 0 {
+                self.touched.push(mask as u32);
+            }
+            *slot |= squares;
+        }
+    }
+
+    /// The goal squares one move from the pairs `from..to` (a layer): squares next to the
+    /// bishop reached with every knight visited. Goal states are never reached twice: the
+    /// search stops at the first layer that has one.
+    fn goals_after(&self, board: &Board, from: usize, to: usize) -> u64 {
+        let mut goals = 0;
+        for i in from..to {
+            let (mask, squares) = (self.masks[i], self.squares[i]);
+            if squares & board.before_goal == 0 || mask | board.goal_knights != board.all {
+                continue;
+            }
+            for sq in bits(board.moves(squares) & board.goal) {
+                if mask | board.touch(sq) == board.all {
+                    goals |= 1 << sq;
+                }
+            }
+        }
+        goals
+    }
+
+    /// Keeps, layer by layer from `depth` down, the states from which a goal is reached in the
+    /// remaining moves: the predecessors of the states kept one layer up.
+    fn backward(&mut self, board: &Board, depth: usize) {
         self.kept.clear();
-        self.kept.resize(self.masks.len(), 0);
-        for i in self.layer_start[depth]..self.layer_start[depth + 1] {
-            if self.masks[i] == all {
-                self.kept[i] = self.squares[i] & goal_squares;
-            }
-        }
+        self.kept_range.clear();
+        self.kept_range.resize(depth + 1, (0, 0));
+        let top = self.layer_start[depth];
+        self.kept.push((board.all, self.squares[top]));
+        self.kept_range[depth] = (0, 1);
         for d in (0..depth).rev() {
-            self.scatter_kept(d + 1);
-            for i in self.layer_start[d]..self.layer_start[d + 1] {
-                let mask = self.masks[i];
-                let mut targets = 0;
-                for class in classes {
-                    targets |= self.scratch[(mask | class.knights) as usize] & class.squares;
-                }
-                if targets != 0 {
-                    self.kept[i] = self.squares[i] & Bitboard(targets).queen_fill(Bitboard(open)).0;
+            // `visited` must hold the layers up to `d` only (the goal layer never was in it).
+            if d + 1 < depth {
+                for i in self.layer_start[d + 1]..self.layer_start[d + 2] {
+                    self.visited[self.masks[i] as usize] &= !self.squares[i];
                 }
             }
-            self.clear_kept(d + 1);
+            let (from, to) = self.kept_range[d + 1];
+            for k in from..to {
+                let (mask, squares) = self.kept[k];
+                for sq in bits(squares) {
+                    let before = board.moves(1 << sq);
+                    let touched = board.touch(sq) & mask;
+                    let base = mask & !touched;
+                    // Every predecessor mask: the kept mask less any part of what `sq` adds.
+                    let mut part = touched;
+                    loop {
+                        let m = (base | part) as usize;
+                        // A state of layer <= d one move from a state first reached in layer
+                        // d + 1 is in layer d.
+                        self.add(m, self.visited[m] & before);
+                        if part == 0 {
+                            break;
+                        }
+                        part = (part - 1) & touched;
+                    }
+                }
+            }
+            let first = self.kept.len();
+            for &m in &self.touched {
+                self.kept.push((m, self.scratch[m as usize]));
+                self.scratch[m as usize] = 0;
+            }
+            self.touched.clear();
+            self.kept_range[d] = (first, self.kept.len());
         }
     }
 
-    /// Writes the kept squares of layer `d` into `scratch`, by mask.
-    fn scatter_kept(&mut self, d: usize) {
-        for i in self.layer_start[d]..self.layer_start[d + 1] {
-            self.scratch[self.masks[i] as usize] = self.kept[i];
-        }
-    }
-
-    /// Undoes [`Solver::scatter_kept`].
-    fn clear_kept(&mut self, d: usize) {
-        for i in self.layer_start[d]..self.layer_start[d + 1] {
-            self.scratch[self.masks[i] as usize] = 0;
-        }
-    }
-
-    /// Walks from the start, taking the lexicographically first kept successor at each move.
-    fn walk(
-        &mut self,
-        start: Square,
-        start_mask: u32,
-        depth: usize,
-        open: u64,
-        classes: &[Class],
-    ) -> Vec<Square> {
-        let mut path = vec![start];
-        let (mut at, mut mask) = (start, start_mask);
+    /// Walks from the start, taking the lexicographically first kept successor at every move.
+    fn walk(&self, board: &Board, start: Square, start_mask: u32, depth: usize) -> Vec<Square> {
+        let mut path = Vec::with_capacity(depth + 1);
+        path.push(start);
+        let (mut at, mut mask) = (start.index(CLASSIC) as u32, start_mask);
         for d in 1..=depth {
-            self.scatter_kept(d);
-            let reach = Bitboard::from_square(at).queen_fill(Bitboard(open)).0;
-            let mut best: Option<(u8, Square, u32)> = None;
-            for class in classes {
-                let m = mask | class.knights;
-                let options = reach & class.squares & self.scratch[m as usize];
-                if let Some(sq) = lex_first(options) {
-                    let rank = lex_rank(sq);
-                    if best.is_none_or(|(r, _, _)| rank < r) {
+            let reach = board.moves(1 << at);
+            let mut best: Option<(u8, u32, u32)> = None;
+            let (from, to) = self.kept_range[d];
+            for &(m, squares) in &self.kept[from..to] {
+                for sq in bits(squares & reach) {
+                    let rank = lex_rank(square(sq));
+                    if mask | board.touch(sq) == m && best.is_none_or(|(r, _, _)| rank < r) {
                         best = Some((rank, sq, m));
                     }
                 }
             }
-            self.clear_kept(d);
-            // The backward pass kept `(at, mask)` only because such a successor exists.
+            // A kept state has a kept successor: that is why it was kept.
             let Some((_, sq, m)) = best else {
                 break;
             };
-            path.push(sq);
+            path.push(square(sq));
             at = sq;
             mask = m;
         }
@@ -285,12 +344,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lex_first_takes_the_lowest_file_then_the_lowest_rank() {
-        let set: Bitboard = [Square::new(0, 1), Square::new(7, 1), Square::new(3, 2)]
-            .into_iter()
-            .collect();
-        assert_eq!(lex_first(set.0), Some(Square::new(7, 1)));
-        assert_eq!(lex_first(0), None);
-        assert_eq!(lex_first(1 << 63), Some(Square::new(7, 7)));
+    fn bits_are_listed_lowest_first() {
+        assert_eq!(bits(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(bits(0).count(), 0);
+        assert_eq!(bits(u64::MAX).count(), 64);
+    }
+
+    #[test]
+    fn a_board_without_a_reachable_knight_neighbour_is_refused_early() {
+        let s = Scenario::parse(
+            "Q.......\n........\n........\n........\n........\n......PP\n......PN\n.....BPP\n",
+        )
+        .unwrap();
+        assert!(Board::new(&s).is_none());
+        assert_eq!(Solver::new().solve(&s), None);
     }
 }
