@@ -351,6 +351,23 @@ fn thousands_of_random_boards_match_the_state_reference() {
 }
 
 #[test]
+fn boards_with_more_knights_match_the_state_reference() {
+    let mut rng = Xorshift(0x1234_5678_9abc_def1);
+    let grids: Vec<Grid> = (0..150)
+        .map(|i| {
+            let pawns = rng.below(12);
+            random_grid(&mut rng, 7 + i % 4, pawns)
+        })
+        .collect();
+    for (grid, answer) in grids.iter().zip(solve_all(&grids)) {
+        assert_eq!(answer, reference_labels(grid), "\n{}", grid_text(grid));
+        if let Some(path) = &answer {
+            validate(grid, path).unwrap_or_else(|e| panic!("{e}\n{}", grid_text(grid)));
+        }
+    }
+}
+
+#[test]
 fn short_answers_match_whole_path_enumeration() {
     let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
     let grids: Vec<Grid> = (0..600)
@@ -455,23 +472,45 @@ fn fourteen_knights_and_more() {
     assert_eq!(find(&grid, b'N').len(), 14);
     let moves = validate(&grid, &path).expect("valid");
     assert!(moves >= 5, "{moves}");
-    // As many knights as the engine accepts: rank 8 full, then every other square of ranks
-    // 6, 4 and 2, the queen on a1 and the bishop on h1.
+    // As many knights as the engine accepts, in stripes: even files of ranks 8, 5 and 2, odd
+    // files of ranks 7, 4 and 1; the queen on a4, the bishop on g1.
     let mut grid = [[b'.'; 8]; 8];
-    grid[7][0] = b'Q';
-    grid[7][7] = b'B';
-    let spots = (0..8)
-        .map(|c| (0, c))
-        .chain((1..8).step_by(2).map(|c| (2, c)))
-        .chain((0..8).step_by(2).map(|c| (4, c)))
-        .chain((1..8).step_by(2).map(|c| (6, c)));
-    let spots: Vec<(usize, usize)> = spots.collect();
+    let spots: Vec<(usize, usize)> = [0, 3, 6]
+        .iter()
+        .flat_map(|&r| (0..8).step_by(2).map(move |c| (r, c)))
+        .chain(
+            [1, 4, 7]
+                .iter()
+                .flat_map(|&r| (1..8).step_by(2).map(move |c| (r, c))),
+        )
+        .collect();
     assert!(MAX_KNIGHTS <= spots.len());
     for &(r, c) in &spots[..MAX_KNIGHTS] {
         grid[r][c] = b'N';
     }
+    grid[4][0] = b'Q';
+    grid[7][6] = b'B';
     let path = solve_all(&[grid]).remove(0).expect("possible");
     validate(&grid, &path).expect("valid");
+}
+
+#[test]
+fn the_hardest_boards_found_for_20_to_24_knights() {
+    // Boards found by a random local search for the most stored layer pairs, and the stripes
+    // above: each answer goes through the validator.
+    let input = std::fs::read_to_string("tests/data/tour/many-knights.in").expect("input");
+    let out = run_binary(&["tour", "tests/data/tour/many-knights.in"], b"");
+    assert!(out.status.success());
+    let answers = split_answers(&String::from_utf8(out.stdout).expect("UTF-8"), 4);
+    let rows: Vec<&str> = input.lines().skip(1).filter(|l| !l.is_empty()).collect();
+    let boards: Vec<Grid> = rows.chunks(8).map(|b| parse_grid(&b.join("\n"))).collect();
+    assert_eq!(boards.len(), 4);
+    for (grid, answer) in boards.iter().zip(answers) {
+        let knights = find(grid, b'N').len();
+        assert!((20..=MAX_KNIGHTS).contains(&knights), "{knights}");
+        let path = answer.expect("possible");
+        validate(grid, &path).unwrap_or_else(|e| panic!("{e}\n{}", grid_text(grid)));
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::io::Write;
 use chess_puzzles::error::RunError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::sample::Sample;
-use chess_puzzles::{queens, sultan};
+use chess_puzzles::{queens, sultan, tour};
 
 use super::io::{Failure, Output, Verdict};
 
@@ -45,6 +45,14 @@ const ENTRIES: &[Entry] = &[
         sample: sultan::SAMPLE,
         exact: true,
         solve: |input, out, format| sultan::run(input, out, format),
+    },
+    Entry {
+        command: "tour",
+        seed: "003",
+        title: "Traveling Queen: the shortest queen tour past every knight to the bishop",
+        sample: tour::SAMPLE,
+        exact: true,
+        solve: |input, out, format| tour::run(input, out, tour::Options { format }),
     },
 ];
 
