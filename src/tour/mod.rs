@@ -535,7 +535,7 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
         },
     };
     let legend = if path.is_some() {
-        "numbers: the queen's stops in order (0 = her start, ♛ in the input)"
+        "numbers: the queen's stops in order, 0 = her start"
     } else {
         "♛ queen"
     };
