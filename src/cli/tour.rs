@@ -14,7 +14,7 @@ pub struct Args {
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let options = Options {
-        format: args.solve.format.into(),
+        format: args.solve.format,
     };
     tour::run(input.reader, out, options).map_err(|e| Failure::from_run(&input.name, e))?;
     Ok(Verdict::Done)
