@@ -624,3 +624,55 @@ fn tolerated_layouts() {
         assert_eq!(out.stdout, expected);
     }
 }
+
+mod properties {
+    use super::*;
+    use chess_puzzles::tour::Scenario;
+    use proptest::prelude::*;
+
+    /// A board: each square empty, a pawn or a knight (at most five knights), then the queen
+    /// and the bishop on two distinct squares.
+    fn grids() -> impl Strategy<Value = Grid> {
+        (
+            proptest::collection::vec(
+                prop_oneof![6 => Just(b'.'), 3 => Just(b'P'), 1 => Just(b'N')],
+                64,
+            ),
+            0..64usize,
+            1..64usize,
+        )
+            .prop_map(|(cells, q, b_offset)| {
+                let mut grid = [[b'.'; 8]; 8];
+                let mut knights = 0;
+                for (i, &cell) in cells.iter().enumerate() {
+                    let cell = if cell == b'N' && knights == 5 {
+                        b'.'
+                    } else {
+                        cell
+                    };
+                    knights += usize::from(cell == b'N');
+                    grid[i / 8][i % 8] = cell;
+                }
+                let b = (q + b_offset) % 64;
+                grid[q / 8][q % 8] = b'Q';
+                grid[b / 8][b % 8] = b'B';
+                grid
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn rows_round_trip_and_answers_match_the_reference(grid in grids()) {
+            let text = grid_text(&grid);
+            let scenario = Scenario::parse(&text).expect("a valid board");
+            prop_assert_eq!(scenario.to_rows(), text);
+            let answer = solve_all(&[grid]).remove(0);
+            if let Some(path) = &answer {
+                prop_assert!(validate(&grid, path).is_ok());
+            }
+            prop_assert_eq!(answer, reference_labels(&grid));
+        }
+    }
+}
