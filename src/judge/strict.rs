@@ -109,6 +109,72 @@ impl Line<'_> {
         Ok(fields)
     }
 
+    /// Reads a line of exactly `count` one-byte cells, each one of `allowed`, with nothing
+    /// between or after them (a board row). `what` names the whole line in the error for a short
+    /// one; a bad cell is located at its own column.
+    ///
+    /// ```
+    /// use chess_puzzles::judge::strict::Lines;
+    ///
+    /// let mut lines = Lines::new("..x.\n".as_bytes());
+    /// let line = lines.expect("a row").unwrap();
+    /// let err = line.cells(4, b".Q", "a row of 4").unwrap_err();
+    /// assert_eq!(err.to_string(), "1:3: expected one of '.' 'Q', found 'x'");
+    /// ```
+    pub fn cells(&self, count: usize, allowed: &[u8], what: &str) -> Result<&[u8], ParseError> {
+        let text = self.text;
+        for (i, &byte) in text.iter().take(count).enumerate() {
+            if !allowed.contains(&byte) {
+                let shown: Vec<String> = allowed.iter().map(|&b| describe_token(&[b])).collect();
+                // Show the whole character when it is not ASCII.
+                let end = (i + 4).min(text.len());
+                let found = String::from_utf8_lossy(&text[i..end])
+                    .chars()
+                    .next()
+                    .map_or_else(
+                        || describe_token(&[byte]),
+                        |c| describe_token(c.to_string().as_bytes()),
+                    );
+                return Err(ParseError::new(
+                    self.position(i),
+                    ParseErrorKind::BadCharacter,
+                    format!("one of {}", shown.join(" ")),
+                    found,
+                ));
+            }
+        }
+        if text.len() < count {
+            return Err(ParseError::new(
+                self.position(text.len()),
+                ParseErrorKind::BadLength,
+                what,
+                format!("end of line after {} characters", text.len()),
+            ));
+        }
+        if text.len() > count {
+            return Err(ParseError::new(
+                self.position(count),
+                ParseErrorKind::TrailingInput,
+                format!("the end of the line after {count} characters"),
+                describe_token(&text[count..]),
+            ));
+        }
+        Ok(text)
+    }
+
+    /// Succeeds when the line is empty; `what` names the empty line in the error.
+    pub fn empty(&self, what: &str) -> Result<(), ParseError> {
+        if self.text.is_empty() {
+            return Ok(());
+        }
+        Err(ParseError::new(
+            self.position(0),
+            ParseErrorKind::BadLength,
+            what,
+            describe_token(self.text),
+        ))
+    }
+
     /// Reads exactly `count` numbers in `lo..=hi`, written plainly (digits, no leading zeros).
     pub fn numbers(
         &self,
@@ -335,6 +401,53 @@ mod tests {
             err.to_string(),
             "4:1: expected a square, found end of input"
         );
+    }
+
+    fn cells_of(input: &str) -> Result<Vec<u8>, ParseError> {
+        let mut lines = Lines::new(input.as_bytes());
+        let line = lines.expect("a row").unwrap();
+        line.cells(4, b".QN", "a row of 4").map(<[u8]>::to_vec)
+    }
+
+    #[test]
+    fn cells_are_counted_and_checked_one_by_one() {
+        assert_eq!(cells_of(".QN.\n").unwrap(), b".QN.");
+        let e = cells_of(".Q\n").unwrap_err();
+        assert_eq!((e.kind, e.position.column), (ParseErrorKind::BadLength, 3));
+        assert_eq!(e.found, "end of line after 2 characters");
+        let e = cells_of(".QN..\n").unwrap_err();
+        assert_eq!(
+            (e.kind, e.position.column),
+            (ParseErrorKind::TrailingInput, 5)
+        );
+        let e = cells_of(".Q N\n").unwrap_err();
+        assert_eq!(
+            (e.kind, e.position.column),
+            (ParseErrorKind::BadCharacter, 3)
+        );
+        assert_eq!(e.found, "' '");
+        // A bad character is reported before the length, and shown whole.
+        let e = cells_of("é\n").unwrap_err();
+        assert_eq!(
+            (e.kind, e.position.column),
+            (ParseErrorKind::BadCharacter, 1)
+        );
+        assert_eq!(e.found, "'é'");
+        let e = cells_of("..\t\n").unwrap_err();
+        assert_eq!(e.found, "'\\t'");
+    }
+
+    #[test]
+    fn empty_lines_are_empty() {
+        let mut lines = Lines::new("\n \n".as_bytes());
+        assert!(lines.expect("x").unwrap().empty("an empty line").is_ok());
+        let e = lines
+            .expect("x")
+            .unwrap()
+            .empty("an empty line")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "2:1: expected an empty line, found ' '");
+        assert_eq!(e.kind, ParseErrorKind::BadLength);
     }
 
     #[test]
