@@ -17,8 +17,10 @@
 //! assert_eq!(path_string(&path), "h8h2e5d4b2"); // 4 moves
 //! ```
 
+pub mod generator;
 pub mod layered_bfs;
 pub mod random;
+pub mod validate;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -28,6 +30,8 @@ use serde::Serialize;
 use crate::core::{Bitboard, CLASSIC, Diagram, Square};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError};
 use crate::input::{Cases, Scanner, Token};
+use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
@@ -582,6 +586,31 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result
         written.map_err(RunError::Output)?;
     }
     Ok(())
+}
+
+/// Judges `output` as the answer to `input` in the judge's format: solves `input` and compares
+/// (see [`judge::compare`] for what each [`Tolerance`] forgives). The outer error says that the
+/// input could not be read or parsed, or the output could not be read.
+///
+/// ```
+/// use chess_puzzles::judge::compare::Tolerance;
+/// use chess_puzzles::tour::{check, SAMPLE};
+///
+/// let verdict = check(SAMPLE.input.as_bytes(), SAMPLE.output.as_bytes(), Tolerance::Exact);
+/// assert!(verdict.unwrap().is_ok());
+/// let wrong = SAMPLE.output.replace("h8h2e5d4b2", "h8h2e5d4c3");
+/// let diff = check(SAMPLE.input.as_bytes(), wrong.as_bytes(), Tolerance::Lines).unwrap().unwrap_err();
+/// assert_eq!(diff.line, 2);
+/// ```
+pub fn check(
+    input: impl Read,
+    output: impl Read,
+    tolerance: Tolerance,
+) -> Result<Result<Accepted, Difference>, CheckError> {
+    let options = Options {
+        format: OutputFormat::Judge,
+    };
+    judge::check_exact(|expected| run(input, expected, options), output, tolerance)
 }
 
 /// Checks a path independently of the search: it starts on the queen's square, every move is a
