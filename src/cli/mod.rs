@@ -4,6 +4,7 @@
 mod demo;
 mod io;
 mod kit;
+mod progress;
 mod queens;
 mod sultan;
 mod tour;

@@ -8,6 +8,7 @@ use chess_puzzles::tour::{self, Options};
 use super::SolveArgs;
 use super::io::{Failure, Input, Output, Verdict};
 use super::kit::{self, CheckArgs, ValidateArgs};
+use super::progress::WriteProgress;
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -66,7 +67,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
                 pawns: g.pawns,
                 kind: g.kind,
             };
-            generator::generate(options, out).map_err(Failure::Output)?;
+            generator::generate(options, &mut WriteProgress::new(out)).map_err(Failure::Output)?;
             Ok(Verdict::Done)
         }
         Some(Action::Validate(v)) => kit::validate(v, out, tour::validate::validate, "scenario"),
