@@ -1,5 +1,5 @@
 //! The shared chess core: board geometry, squares, bitboards (with set-wide sliding fills),
-//! queen placements and diagrams.
+//! square sets of any side, piece movement as data, queen placements and diagrams.
 //!
 //! Nothing here knows about any one puzzle. Coordinates are 0-based inside the crate; the judge
 //! formats' 1-based numbers are converted at their parsers and writers.
@@ -7,12 +7,15 @@
 pub mod bitboard;
 pub mod diagram;
 pub mod kogge_stone;
+pub mod pieces;
 pub mod placements;
 pub mod square;
+pub mod square_set;
 
 pub use bitboard::Bitboard;
 pub use diagram::Diagram;
 pub use square::Square;
+pub use square_set::SquareSet;
 
 /// The side of the classic chessboard, used by the puzzles that are fixed to it.
 pub const CLASSIC: usize = 8;
