@@ -7,7 +7,8 @@
 //! - [`judge`]: what problem setters need around every puzzle: strict line reading for
 //!   validators, output comparison for checkers, seeded random numbers for generators.
 //! - One module per puzzle, each owning its input type, judge format and solver:
-//!   [`queens`] (seed 000), [`sultan`] (seed 001), [`tour`] (seed 003).
+//!   [`queens`] (seed 000), [`sultan`] (seed 001), [`showdown`] (seed 002, an optimiser),
+//!   [`tour`] (seed 003).
 //!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
@@ -28,5 +29,6 @@ pub mod judge;
 pub mod output;
 pub mod queens;
 pub mod sample;
+pub mod showdown;
 pub mod sultan;
 pub mod tour;

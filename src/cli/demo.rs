@@ -5,7 +5,7 @@ use std::io::Write;
 use chess_puzzles::error::RunError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::sample::Sample;
-use chess_puzzles::{queens, sultan, tour};
+use chess_puzzles::{queens, showdown, sultan, tour};
 
 use super::io::{Failure, Output, Verdict};
 
@@ -45,6 +45,21 @@ const ENTRIES: &[Entry] = &[
         sample: sultan::SAMPLE,
         exact: true,
         solve: |input, out, format| sultan::run(input, out, format),
+    },
+    Entry {
+        command: "showdown",
+        seed: "002",
+        title: "Chess Variants Showdown: the cheapest pieces that check every king",
+        sample: showdown::SAMPLE,
+        exact: false,
+        solve: |input, out, format| {
+            let options = showdown::Options {
+                format,
+                time_limit: std::time::Duration::from_secs(1),
+                ..Default::default()
+            };
+            showdown::run(input, out, &options)
+        },
     },
     Entry {
         command: "tour",

@@ -6,6 +6,7 @@ mod io;
 mod kit;
 mod progress;
 mod queens;
+mod showdown;
 mod sultan;
 mod tour;
 
@@ -35,6 +36,8 @@ enum Command {
     Queens(queens::Args),
     /// Seed 001: the best 8-queens sum on each weighted board (UVa 167).
     Sultan(sultan::Args),
+    /// Seed 002: the cheapest pieces that check every king (an optimiser), and its judge.
+    Showdown(showdown::Args),
     /// Seed 003: the shortest queen tour past every knight to the bishop (POJ 2919).
     Tour(tour::Args),
     /// Solves every puzzle's sample (built in) and draws the answers.
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
     let verdict = match cli.command {
         Command::Queens(args) => queens::run(args, &mut out),
         Command::Sultan(args) => sultan::run(args, &mut out),
+        Command::Showdown(args) => showdown::run(args, &mut out),
         Command::Tour(args) => tour::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
     }?;

@@ -1,0 +1,542 @@
+//! A board under construction with, for every king, the number of our pieces that check it,
+//! kept exact as pieces are placed, removed and replaced.
+//!
+//! The board is stored with a border of two wall cells (the longest leap is two squares), so
+//! every leap and every walk along a line stays inside the array. Placing or removing a piece
+//! on a square `p` changes:
+//! - the kings the piece itself checks (its leaps, the first obstacle of each slide, the first
+//!   obstacle behind the first one along each hop);
+//! - what the pieces looking through `p` check: the first obstacle `q1` behind `p` in each
+//!   direction, if it slides through `p`, now stops at `p` instead of the first obstacle `r1`
+//!   beyond it; a cannon on `q1` gets `p` as its screen and `r1` as its target instead of `r1`
+//!   and `r2`; a cannon on the second obstacle `q2` behind `p` loses its target `r1` (the
+//!   second screen `p` now stands in front of it).
+//!
+//! Removing reverses exactly these changes, and replacing a piece by another only swaps its own
+//! checks. Every change is a list of (king, +1 or -1): the local search evaluates a move by such
+//! a list without making it.
+
+use crate::core::Square;
+use crate::core::pieces::PieceKind;
+
+use super::instance::{Instance, Placement};
+
+/// The border width: the longest leap of any piece.
+const PAD: usize = 2;
+/// A cell off the board.
+const WALL: u8 = 0xFF;
+/// An empty square.
+const EMPTY: u8 = 0xFE;
+/// A king.
+const KING: u8 = 0xFD;
+/// No king on this cell.
+const NO_KING: u32 = u32::MAX;
+
+/// One change of a king's check count.
+pub type Change = (u32, i32);
+
+/// The moves of one piece kind as offsets in the padded array.
+#[derive(Clone, Debug, Default)]
+struct KindMoves {
+    leaps: Vec<isize>,
+    slides: Vec<isize>,
+    hops: Vec<isize>,
+}
+
+/// A board with kings, our pieces and the check count of every king. See the
+/// [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Board {
+    side: usize,
+    stride: usize,
+    cells: Vec<u8>,
+    king_at: Vec<u32>,
+    king_cells: Vec<u32>,
+    checks: Vec<u32>,
+    unchecked: usize,
+    costs: [u32; 8],
+    cost: u64,
+    pieces: usize,
+    moves: [KindMoves; 8],
+    /// The eight unit directions as offsets.
+    directions: [isize; 8],
+    /// For each unit direction, the kinds (bit per kind) that slide along it.
+    slide_mask: [u8; 8],
+    /// For each unit direction, the kinds (bit per kind) that hop along it.
+    hop_mask: [u8; 8],
+}
+
+impl Board {
+    /// The empty board of an instance: every king unchecked.
+    pub fn new(instance: &Instance) -> Board {
+        let side = instance.side();
+        let stride = side + 2 * PAD;
+        let mut cells = vec![WALL; stride * stride];
+        let mut king_at = vec![NO_KING; stride * stride];
+        let mut king_cells = Vec::new();
+        for r in 0..side {
+            for c in 0..side {
+                let i = (r + PAD) * stride + c + PAD;
+                if instance.is_king(Square::new(r as u8, c as u8)) {
+                    cells[i] = KING;
+                    king_at[i] = king_cells.len() as u32;
+                    king_cells.push(i as u32);
+                } else {
+                    cells[i] = EMPTY;
+                }
+            }
+        }
+        let s = stride as isize;
+        let offset = |(dr, dc): (i8, i8)| isize::from(dr) * s + isize::from(dc);
+        let moves = PieceKind::ALL.map(|kind| {
+            let m = kind.movement();
+            KindMoves {
+                leaps: m.leaps.iter().map(|&o| offset(o)).collect(),
+                slides: m.slides.iter().map(|&o| offset(o)).collect(),
+                hops: m.hops.iter().map(|&o| offset(o)).collect(),
+            }
+        });
+        let directions = [-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1];
+        let mut slide_mask = [0u8; 8];
+        let mut hop_mask = [0u8; 8];
+        for (d, &delta) in directions.iter().enumerate() {
+            for (k, m) in moves.iter().enumerate() {
+                if m.slides.contains(&delta) {
+                    slide_mask[d] |= 1 << k;
+                }
+                if m.hops.contains(&delta) {
+                    hop_mask[d] |= 1 << k;
+                }
+            }
+        }
+        let kings = king_cells.len();
+        Board {
+            side,
+            stride,
+            cells,
+            king_at,
+            king_cells,
+            checks: vec![0; kings],
+            unchecked: kings,
+            costs: instance.costs(),
+            cost: 0,
+            pieces: 0,
+            moves,
+            directions,
+            slide_mask,
+            hop_mask,
+        }
+    }
+
+    /// The board's side.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The cell index of a square.
+    pub fn cell(&self, sq: Square) -> usize {
+        (usize::from(sq.row) + PAD) * self.stride + usize::from(sq.col) + PAD
+    }
+
+    /// The square of a cell index (which must be on the board).
+    pub fn square(&self, cell: usize) -> Square {
+        Square::new(
+            (cell / self.stride - PAD) as u8,
+            (cell % self.stride - PAD) as u8,
+        )
+    }
+
+    /// The cell of king `k`.
+    pub fn king_cell(&self, k: usize) -> usize {
+        self.king_cells[k] as usize
+    }
+
+    /// How many kings there are.
+    pub fn king_count(&self) -> usize {
+        self.king_cells.len()
+    }
+
+    /// How many of our pieces check king `k`.
+    pub fn checks(&self, k: usize) -> u32 {
+        self.checks[k]
+    }
+
+    /// How many kings are not in check.
+    pub fn unchecked(&self) -> usize {
+        self.unchecked
+    }
+
+    /// The total price of the pieces on the board.
+    pub fn cost(&self) -> u64 {
+        self.cost
+    }
+
+    /// How many pieces are on the board.
+    pub fn piece_count(&self) -> usize {
+        self.pieces
+    }
+
+    /// The price of a kind.
+    pub fn price(&self, kind: PieceKind) -> u32 {
+        self.costs[kind.index()]
+    }
+
+    /// The piece on a cell, if one of ours stands there.
+    pub fn piece_at(&self, cell: usize) -> Option<PieceKind> {
+        PieceKind::ALL.get(usize::from(self.cells[cell])).copied()
+    }
+
+    /// True when the cell is an empty square of the board.
+    pub fn is_empty(&self, cell: usize) -> bool {
+        self.cells[cell] == EMPTY
+    }
+
+    /// The king number on a cell, if a king stands there.
+    pub fn king_at(&self, cell: usize) -> Option<usize> {
+        let k = self.king_at[cell];
+        (k != NO_KING).then_some(k as usize)
+    }
+
+    /// The pieces on the board.
+    pub fn placements(&self) -> Vec<Placement> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &c)| {
+                PieceKind::ALL.get(usize::from(c)).map(|&kind| Placement {
+                    kind,
+                    square: self.square(i),
+                })
+            })
+            .collect()
+    }
+
+    /// The cells holding our pieces.
+    pub fn piece_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| usize::from(c) < 8)
+            .map(|(i, _)| i)
+    }
+
+    /// The first non-empty cell from `from` (exclusive) stepping by `delta`.
+    #[inline]
+    fn next_obstacle(&self, from: usize, delta: isize) -> usize {
+        let mut at = from;
+        loop {
+            at = at.wrapping_add_signed(delta);
+            if self.cells[at] != EMPTY {
+                return at;
+            }
+        }
+    }
+
+    /// Pushes the changes of what the pieces looking through `p` check when `p` becomes
+    /// occupied (`sign` +1) or empty (`sign` -1). The cell `p` itself is never read.
+    fn through(&self, p: usize, sign: i32, out: &mut Vec<Change>) {
+        for d in 0..8 {
+            let delta = self.directions[d];
+            let q1 = self.next_obstacle(p, -delta);
+            let c1 = self.cells[q1];
+            if c1 == WALL {
+                continue;
+            }
+            let bit = |c: u8| if c < 8 { 1u8 << c } else { 0 };
+            let slides = self.slide_mask[d] & bit(c1) != 0;
+            let hops = self.hop_mask[d] & bit(c1) != 0;
+            let hops2 = self.hop_mask[d] != 0 && {
+                let q2 = self.next_obstacle(q1, -delta);
+                self.hop_mask[d] & bit(self.cells[q2]) != 0
+            };
+            if !(slides || hops || hops2) {
+                continue;
+            }
+            let r1 = self.next_obstacle(p, delta);
+            let k1 = self.king_at[r1];
+            if slides && k1 != NO_KING {
+                out.push((k1, -sign));
+            }
+            if hops {
+                if self.cells[r1] != WALL {
+                    let r2 = self.next_obstacle(r1, delta);
+                    let k2 = self.king_at[r2];
+                    if k2 != NO_KING {
+                        out.push((k2, -sign));
+                    }
+                }
+                if k1 != NO_KING {
+                    out.push((k1, sign));
+                }
+            }
+            if hops2 && k1 != NO_KING {
+                out.push((k1, -sign));
+            }
+        }
+    }
+
+    /// Pushes the checks of a piece of `kind` on `p`, with `sign`.
+    fn own(&self, kind: PieceKind, p: usize, sign: i32, out: &mut Vec<Change>) {
+        let m = &self.moves[kind.index()];
+        for &delta in &m.leaps {
+            let k = self.king_at[p.wrapping_add_signed(delta)];
+            if k != NO_KING {
+                out.push((k, sign));
+            }
+        }
+        for &delta in &m.slides {
+            let k = self.king_at[self.next_obstacle(p, delta)];
+            if k != NO_KING {
+                out.push((k, sign));
+            }
+        }
+        for &delta in &m.hops {
+            let screen = self.next_obstacle(p, delta);
+            if self.cells[screen] != WALL {
+                let k = self.king_at[self.next_obstacle(screen, delta)];
+                if k != NO_KING {
+                    out.push((k, sign));
+                }
+            }
+        }
+    }
+
+    /// The changes of placing `kind` on the empty cell `p` (appended to `out`).
+    pub fn effect_of_place(&self, kind: PieceKind, p: usize, out: &mut Vec<Change>) {
+        self.through(p, 1, out);
+        self.own(kind, p, 1, out);
+    }
+
+    /// The changes of what looks through `p` when it becomes occupied (the first half of
+    /// [`Board::effect_of_place`], shared by every kind placed there).
+    pub fn effect_of_occupying(&self, p: usize, out: &mut Vec<Change>) {
+        self.through(p, 1, out);
+    }
+
+    /// The changes of a piece of `kind` on `p` checking what it checks (the second half of
+    /// [`Board::effect_of_place`]).
+    pub fn effect_of_piece(&self, kind: PieceKind, p: usize, out: &mut Vec<Change>) {
+        self.own(kind, p, 1, out);
+    }
+
+    /// The changes of removing our piece from `p`.
+    pub fn effect_of_remove(&self, p: usize, out: &mut Vec<Change>) {
+        if let Some(kind) = self.piece_at(p) {
+            self.through(p, -1, out);
+            self.own(kind, p, -1, out);
+        }
+    }
+
+    /// The changes of replacing our piece on `p` by one of `kind`.
+    pub fn effect_of_replace(&self, p: usize, kind: PieceKind, out: &mut Vec<Change>) {
+        if let Some(old) = self.piece_at(p) {
+            self.own(old, p, -1, out);
+            self.own(kind, p, 1, out);
+        }
+    }
+
+    fn apply(&mut self, changes: &[Change]) {
+        for &(k, d) in changes {
+            let c = &mut self.checks[k as usize];
+            let before = *c;
+            *c = c.wrapping_add_signed(d);
+            if before == 0 {
+                self.unchecked -= 1;
+            } else if *c == 0 {
+                self.unchecked += 1;
+            }
+        }
+    }
+
+    /// Places `kind` on the empty cell `p`; `scratch` is working space.
+    pub fn place(&mut self, kind: PieceKind, p: usize, scratch: &mut Vec<Change>) {
+        debug_assert!(self.is_empty(p));
+        scratch.clear();
+        self.effect_of_place(kind, p, scratch);
+        self.apply(scratch);
+        self.cells[p] = kind as u8;
+        self.cost += u64::from(self.price(kind));
+        self.pieces += 1;
+    }
+
+    /// Removes our piece from `p` (nothing happens when there is none).
+    pub fn remove(&mut self, p: usize, scratch: &mut Vec<Change>) {
+        let Some(kind) = self.piece_at(p) else {
+            return;
+        };
+        scratch.clear();
+        self.effect_of_remove(p, scratch);
+        self.apply(scratch);
+        self.cells[p] = EMPTY;
+        self.cost -= u64::from(self.price(kind));
+        self.pieces -= 1;
+    }
+
+    /// Replaces our piece on `p` by one of `kind` (nothing happens when there is none).
+    pub fn replace(&mut self, p: usize, kind: PieceKind, scratch: &mut Vec<Change>) {
+        let Some(old) = self.piece_at(p) else {
+            return;
+        };
+        scratch.clear();
+        self.effect_of_replace(p, kind, scratch);
+        self.apply(scratch);
+        self.cells[p] = kind as u8;
+        self.cost = self.cost - u64::from(self.price(old)) + u64::from(self.price(kind));
+    }
+
+    /// The net number of kings that a list of changes brings into check (negative when it
+    /// leaves more kings unchecked than it checks). `tally` is working space of one entry per
+    /// king, all zero, and left all zero.
+    pub fn net_checked(&self, changes: &[Change], tally: &mut [i32]) -> i32 {
+        let mut net = 0;
+        for &(k, d) in changes {
+            tally[k as usize] += d;
+        }
+        for &(k, _) in changes {
+            let t = std::mem::take(&mut tally[k as usize]);
+            if t != 0 {
+                let before = self.checks[k as usize];
+                let after = before.wrapping_add_signed(t);
+                net += i32::from(after > 0) - i32::from(before > 0);
+            }
+        }
+        net
+    }
+
+    /// The total weight of the kings a list of changes brings into check minus the weight of
+    /// those it leaves unchecked. `tally` as for [`Board::net_checked`].
+    pub fn weight_gain(&self, changes: &[Change], weights: &[u64], tally: &mut [i32]) -> i64 {
+        let mut gain = 0i64;
+        for &(k, d) in changes {
+            tally[k as usize] += d;
+        }
+        for &(k, _) in changes {
+            let t = std::mem::take(&mut tally[k as usize]);
+            if t != 0 {
+                let before = self.checks[k as usize];
+                let after = before.wrapping_add_signed(t);
+                let w = weights[k as usize] as i64;
+                if before == 0 && after > 0 {
+                    gain += w;
+                } else if before > 0 && after == 0 {
+                    gain -= w;
+                }
+            }
+        }
+        gain
+    }
+
+    /// Recounts every king's checks from scratch (for tests of the incremental updates).
+    pub fn recount(&self) -> Vec<u32> {
+        let mut counts = vec![0u32; self.king_count()];
+        let mut out = Vec::new();
+        for p in self.piece_cells() {
+            if let Some(kind) = self.piece_at(p) {
+                out.clear();
+                self.own(kind, p, 1, &mut out);
+                for &(k, _) in &out {
+                    counts[k as usize] += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// Every king's check count.
+    pub fn all_checks(&self) -> &[u32] {
+        &self.checks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::SquareSet;
+    use crate::core::pieces::attacks;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The check counts recomputed with the core's movement rules on the final board.
+    fn literal_counts(instance: &Instance, board: &Board) -> Vec<u32> {
+        let n = instance.side();
+        let mut occupied = instance.kings().clone();
+        let pieces = board.placements();
+        for p in &pieces {
+            occupied.insert(p.square);
+        }
+        let kings: Vec<Square> = instance.kings().iter().collect();
+        let mut counts = vec![0; kings.len()];
+        for p in &pieces {
+            let hit = attacks(p.kind, p.square, &occupied);
+            for (k, &sq) in kings.iter().enumerate() {
+                if hit.contains(sq) {
+                    counts[k] += 1;
+                }
+            }
+        }
+        assert_eq!(occupied.side(), n);
+        counts
+    }
+
+    #[test]
+    fn incremental_counts_match_a_full_recount_on_random_moves() {
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        let mut scratch = Vec::new();
+        for _ in 0..300 {
+            let n = rng.random_range(2..=9usize);
+            let density = rng.random_range(0.05..0.85);
+            let mut kings = SquareSet::new(n);
+            for sq in SquareSet::full(n).iter() {
+                if rng.random_bool(density) {
+                    kings.insert(sq);
+                }
+            }
+            let Ok(instance) = Instance::new(n, kings, [3, 5, 2, 4, 4, 6, 7, 1]) else {
+                continue;
+            };
+            let mut board = Board::new(&instance);
+            let mut tally = vec![0; board.king_count()];
+            for _ in 0..60 {
+                let sq = Square::new(rng.random_range(0..n) as u8, rng.random_range(0..n) as u8);
+                let p = board.cell(sq);
+                let kind = PieceKind::ALL[rng.random_range(0..8)];
+                let before_unchecked = board.unchecked();
+                let mut predicted = Vec::new();
+                let move_kind = rng.random_range(0..3);
+                if board.is_empty(p) {
+                    board.effect_of_place(kind, p, &mut predicted);
+                    let net = board.net_checked(&predicted, &mut tally);
+                    board.place(kind, p, &mut scratch);
+                    assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
+                } else if board.piece_at(p).is_some() {
+                    if move_kind == 0 {
+                        board.effect_of_replace(p, kind, &mut predicted);
+                        let net = board.net_checked(&predicted, &mut tally);
+                        board.replace(p, kind, &mut scratch);
+                        assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
+                    } else {
+                        board.effect_of_remove(p, &mut predicted);
+                        let net = board.net_checked(&predicted, &mut tally);
+                        board.remove(p, &mut scratch);
+                        assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
+                    }
+                }
+                assert!(tally.iter().all(|&t| t == 0));
+                let literal = literal_counts(&instance, &board);
+                assert_eq!(board.all_checks(), literal.as_slice());
+                assert_eq!(board.recount(), literal);
+                assert_eq!(
+                    board.unchecked(),
+                    literal.iter().filter(|&&c| c == 0).count()
+                );
+                let cost: u64 = board
+                    .placements()
+                    .iter()
+                    .map(|p| u64::from(instance.cost(p.kind)))
+                    .sum();
+                assert_eq!(board.cost(), cost);
+                assert_eq!(board.piece_count(), board.placements().len());
+            }
+        }
+    }
+}

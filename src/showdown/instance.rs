@@ -1,0 +1,208 @@
+//! A showdown test case: the board, its kings and the price of each piece, and the answers.
+
+use crate::core::pieces::PieceKind;
+use crate::core::{Square, SquareSet};
+
+/// The largest board side accepted (the statement's is 25). A [`Square`] addresses at most
+/// 256 rows and columns; the solver's memory grows with n² (about 1.5 MB at n = 256).
+pub const MAX_SIDE: usize = 256;
+
+/// The dearest price of a piece the statement allows.
+pub const MAX_COST: u64 = 1_000_000;
+
+/// A validated test case: an `n`x`n` board, the squares holding kings, and the eight prices in
+/// the statement's order ([`PieceKind::ALL`]).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Instance {
+    side: usize,
+    kings: SquareSet,
+    costs: [u32; 8],
+}
+
+/// Why a board and prices do not make an [`Instance`] (the reader turns these into located
+/// errors).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstanceError {
+    /// The side is 0 or larger than [`MAX_SIDE`].
+    #[error("a board side 1..{MAX_SIDE}, found {0}")]
+    BadSide(usize),
+    /// A price is 0 or above [`MAX_COST`].
+    #[error("a cost 1..{MAX_COST}, found {0}")]
+    BadCost(u64),
+    /// A king has no empty neighbour and no piece could check it from anywhere.
+    #[error(
+        "the king on {0} can be checked by no piece: it has no empty neighbour and no knight, phoenix or cannon square"
+    )]
+    Uncheckable(Square),
+}
+
+impl Instance {
+    /// A test case from its side, the kings' squares (a set of that side) and the eight prices.
+    ///
+    /// Refuses a king that no piece could check on any board (it then has no empty neighbour:
+    /// only a knight, a phoenix's jump or a cannon over a neighbour can reach it).
+    ///
+    /// ```
+    /// use chess_puzzles::core::{Square, SquareSet};
+    /// use chess_puzzles::showdown::Instance;
+    ///
+    /// let mut kings = SquareSet::new(2);
+    /// kings.insert(Square::new(0, 0));
+    /// let instance = Instance::new(2, kings, [1; 8]).unwrap();
+    /// assert_eq!(instance.king_count(), 1);
+    /// ```
+    pub fn new(side: usize, kings: SquareSet, costs: [u32; 8]) -> Result<Instance, InstanceError> {
+        if side == 0 || side > MAX_SIDE || kings.side() != side {
+            return Err(InstanceError::BadSide(side));
+        }
+        if let Some(&bad) = costs.iter().find(|&&c| c == 0 || u64::from(c) > MAX_COST) {
+            return Err(InstanceError::BadCost(u64::from(bad)));
+        }
+        let instance = Instance { side, kings, costs };
+        if let Some(king) = instance.first_uncheckable_king() {
+            return Err(InstanceError::Uncheckable(king));
+        }
+        Ok(instance)
+    }
+
+    /// The board's side n.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The kings' squares.
+    pub fn kings(&self) -> &SquareSet {
+        &self.kings
+    }
+
+    /// True when a king stands on `sq`.
+    pub fn is_king(&self, sq: Square) -> bool {
+        self.kings.contains(sq)
+    }
+
+    /// How many kings there are.
+    pub fn king_count(&self) -> usize {
+        self.kings.count()
+    }
+
+    /// The price of a piece.
+    pub fn cost(&self, kind: PieceKind) -> u32 {
+        self.costs[kind.index()]
+    }
+
+    /// The eight prices in the statement's order.
+    pub fn costs(&self) -> [u32; 8] {
+        self.costs
+    }
+
+    /// The first king (row-major) that no piece could check on any board, if any.
+    pub fn first_uncheckable_king(&self) -> Option<Square> {
+        let candidates = super::candidates::Candidates::new(self);
+        (0..candidates.king_count())
+            .find(|&k| candidates.of_king(k).is_empty())
+            .map(|k| candidates.king_square(k))
+    }
+}
+
+/// One piece of an answer.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    /// Which piece.
+    pub kind: PieceKind,
+    /// Where it stands (0-based).
+    pub square: Square,
+}
+
+/// An answer to a test case: the pieces placed and their total price.
+#[derive(Clone, Debug, Eq, PartialEq, Default)]
+pub struct Answer {
+    /// The pieces, in no particular order.
+    pub pieces: Vec<Placement>,
+    /// The sum of their prices.
+    pub cost: u64,
+}
+
+impl Answer {
+    /// An answer with its cost computed from the instance's prices.
+    pub fn new(instance: &Instance, mut pieces: Vec<Placement>) -> Answer {
+        pieces.sort_by_key(|p| (p.square, p.kind));
+        let cost = pieces
+            .iter()
+            .map(|p| u64::from(instance.cost(p.kind)))
+            .sum();
+        Answer { pieces, cost }
+    }
+
+    /// The judge's score of the answer: cost / n².
+    pub fn score(&self, instance: &Instance) -> f64 {
+        score(self.cost, instance.side())
+    }
+}
+
+/// The judge's score of a cost on a board of side `n`: cost / n².
+pub fn score(cost: u64, side: usize) -> f64 {
+    cost as f64 / (side * side) as f64
+}
+
+/// The 1-based number of a piece in the statement (1 bishop .. 8 cannon).
+pub fn piece_number(kind: PieceKind) -> u32 {
+    kind.index() as u32 + 1
+}
+
+/// The piece with the statement's 1-based number, if it is 1..8.
+pub fn piece_from_number(number: u64) -> Option<PieceKind> {
+    let i = usize::try_from(number.checked_sub(1)?).ok()?;
+    PieceKind::ALL.get(i).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_numbers_round_trip() {
+        for kind in PieceKind::ALL {
+            assert_eq!(piece_from_number(u64::from(piece_number(kind))), Some(kind));
+        }
+        assert_eq!(piece_from_number(0), None);
+        assert_eq!(piece_from_number(9), None);
+        assert_eq!(piece_from_number(u64::MAX), None);
+        assert_eq!(piece_from_number(6), Some(PieceKind::Horse));
+    }
+
+    #[test]
+    fn bad_sides_and_costs_are_refused() {
+        let kings = SquareSet::new(3);
+        assert_eq!(
+            Instance::new(3, kings.clone(), [0; 8]),
+            Err(InstanceError::BadCost(0))
+        );
+        assert_eq!(
+            Instance::new(4, kings, [1; 8]),
+            Err(InstanceError::BadSide(4))
+        );
+    }
+
+    #[test]
+    fn a_surrounded_king_is_kept_only_when_some_piece_reaches_it() {
+        // 2x2 full of kings: nothing anywhere can check them.
+        let full = SquareSet::full(2);
+        assert_eq!(
+            Instance::new(2, full, [1; 8]),
+            Err(InstanceError::Uncheckable(Square::new(0, 0)))
+        );
+        // 3x3 with only the bottom-middle square empty: every king is reached, the top
+        // corners by a knight there, the top middle by a cannon over the centre.
+        let mut kings = SquareSet::full(3);
+        kings.remove(Square::new(2, 1));
+        assert!(Instance::new(3, kings, [1; 8]).is_ok());
+        // 4x4 with only the bottom-right corner empty: the top-left king is out of reach.
+        let mut kings = SquareSet::full(4);
+        kings.remove(Square::new(3, 3));
+        assert_eq!(
+            Instance::new(4, kings, [1; 8]),
+            Err(InstanceError::Uncheckable(Square::new(0, 0)))
+        );
+    }
+}

@@ -1,0 +1,351 @@
+//! The judge: is an answer valid, and what does it score.
+//!
+//! [`verify`] checks a list of pieces against an instance by the movement rules of the core,
+//! on the final board; the solver runs every answer through it before printing. [`check`]
+//! reads a whole judge input and a whole answer file, verifies each test and reports its
+//! score (cost / n²).
+//!
+//! ```
+//! use chess_puzzles::showdown::judge::{check, Verdict};
+//!
+//! let input = "1\n2\n#_\n__\n1 1 1 1 1 1 1 1\n";
+//! let good = "1 1\n2 2 1\n"; // a rook below the king
+//! let report = check(input.as_bytes(), good.as_bytes(), |_, _| {}).unwrap();
+//! assert_eq!(report.verdict, Verdict::Accepted);
+//! assert_eq!(report.total, 0.25);
+//! let bad = "1 1\n3 2 2\n"; // a knight next to it
+//! let report = check(input.as_bytes(), bad.as_bytes(), |_, _| {}).unwrap();
+//! assert!(matches!(report.verdict, Verdict::Wrong { case: 1, .. }));
+//! ```
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Read;
+
+use crate::core::pieces::attacks;
+use crate::core::{Square, SquareSet};
+use crate::error::{InputError, Position};
+use crate::input::{Scanner, parse_digits};
+
+use super::instance::{Instance, Placement, piece_from_number, piece_number, score};
+use super::reader::Reader;
+
+/// Why an answer to one test is wrong.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// The answer file does not have the shape of an answer here.
+    #[error("{position}: expected {expected}, found {found}")]
+    Malformed {
+        /// Where in the answer file.
+        position: Position,
+        /// What the format wants here.
+        expected: String,
+        /// What stands there.
+        found: String,
+    },
+    /// The number of pieces is outside 1..n².
+    #[error("{position}: the number of pieces must be 1..{max}, found {found}")]
+    BadCount {
+        /// Where in the answer file.
+        position: Position,
+        /// n².
+        max: u64,
+        /// The stated number.
+        found: u64,
+    },
+    /// A piece type outside 1..8.
+    #[error("{position}: piece type must be 1..8, found {found}")]
+    BadPieceType {
+        /// Where in the answer file.
+        position: Position,
+        /// The number given.
+        found: u64,
+    },
+    /// A row or column outside 1..n.
+    #[error("{position}: square ({row},{col}) lies outside the {side}x{side} board")]
+    OffBoard {
+        /// Where in the answer file.
+        position: Position,
+        /// The row given (1-based).
+        row: u64,
+        /// The column given (1-based).
+        col: u64,
+        /// The board's side.
+        side: usize,
+    },
+    /// A piece on a king's square.
+    #[error("the {kind} on {square} stands on a king")]
+    OnKing {
+        /// The piece's name.
+        kind: &'static str,
+        /// Its square.
+        square: Square,
+    },
+    /// Two pieces on one square.
+    #[error("two pieces on {0}")]
+    Repeated(Square),
+    /// The stated total cost is not the sum of the pieces' prices.
+    #[error("the stated cost is {stated} but the pieces cost {actual}")]
+    WrongCost {
+        /// The cost written in the answer.
+        stated: u64,
+        /// The sum of the prices of the pieces listed.
+        actual: u64,
+    },
+    /// A king is not in check on the final board.
+    #[error("the king on {0} is not in check")]
+    NotInCheck(Square),
+    /// The answer file ends before this test's answer is complete.
+    #[error(
+        "{position}: expected {expected}, found the end of the output (fewer pieces than stated?)"
+    )]
+    Truncated {
+        /// Where the answer file ends.
+        position: Position,
+        /// What was still expected.
+        expected: String,
+    },
+    /// Something follows the answer to the last test.
+    #[error(
+        "{position}: expected the end of the output after the last test, found {found} (more pieces than stated?)"
+    )]
+    Trailing {
+        /// Where the extra text starts.
+        position: Position,
+        /// The extra token.
+        found: String,
+    },
+}
+
+/// The verdict on a whole answer file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every test's answer is valid.
+    Accepted,
+    /// The answer to test `case` (1-based) is wrong.
+    Wrong {
+        /// The test number.
+        case: u64,
+        /// Why.
+        reason: Rejection,
+    },
+}
+
+/// What [`check`] found: the verdict, the scores of the tests judged valid, and their total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Accepted, or the first wrong test.
+    pub verdict: Verdict,
+    /// Score (cost / n²) of each valid test, in order.
+    pub scores: Vec<f64>,
+    /// The sum of `scores`.
+    pub total: f64,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accepted => write!(f, "accepted"),
+            Verdict::Wrong { case, reason } => write!(f, "test {case}: wrong answer: {reason}"),
+        }
+    }
+}
+
+/// Verifies pieces against an instance: every square on the board and not a king's, at most one
+/// piece per square, and every king in check on the final board. Returns the total price.
+///
+/// ```
+/// use chess_puzzles::core::pieces::PieceKind;
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::judge::{verify, Rejection};
+/// use chess_puzzles::showdown::{Instance, Placement};
+///
+/// let mut kings = SquareSet::new(3);
+/// kings.insert(Square::new(0, 0));
+/// kings.insert(Square::new(0, 2));
+/// let instance = Instance::new(3, kings, [1, 1, 1, 1, 1, 1, 1, 1]).unwrap();
+/// let rook = Placement { kind: PieceKind::Rook, square: Square::new(0, 1) };
+/// assert_eq!(verify(&instance, &[rook]), Ok(1));
+/// // A cannon there checks nothing: no screen.
+/// let cannon = Placement { kind: PieceKind::Cannon, square: Square::new(0, 1) };
+/// assert_eq!(verify(&instance, &[cannon]), Err(Rejection::NotInCheck(Square::new(0, 0))));
+/// ```
+pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
+    let n = instance.side();
+    let mut occupied = instance.kings().clone();
+    let mut seen = HashSet::with_capacity(pieces.len());
+    for p in pieces {
+        let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
+        if row > n as u64 || col > n as u64 {
+            return Err(Rejection::OffBoard {
+                position: Position::START,
+                row,
+                col,
+                side: n,
+            });
+        }
+        if instance.is_king(p.square) {
+            return Err(Rejection::OnKing {
+                kind: p.kind.name(),
+                square: p.square,
+            });
+        }
+        if !seen.insert(p.square) {
+            return Err(Rejection::Repeated(p.square));
+        }
+        occupied.insert(p.square);
+    }
+    let mut checked = SquareSet::new(n);
+    for p in pieces {
+        let hit = attacks(p.kind, p.square, &occupied);
+        for sq in hit.intersection(instance.kings()).iter() {
+            checked.insert(sq);
+        }
+    }
+    if let Some(king) = instance.kings().iter().find(|&k| !checked.contains(k)) {
+        return Err(Rejection::NotInCheck(king));
+    }
+    Ok(pieces
+        .iter()
+        .map(|p| u64::from(instance.cost(p.kind)))
+        .sum())
+}
+
+/// Why [`check`] could not judge: the judge input itself is unreadable.
+pub type CheckError = InputError;
+
+/// Reads the next number of an answer file, as a wrong answer when it is missing or malformed.
+fn answer_number<R: Read>(
+    sc: &mut Scanner<R>,
+    expected: &str,
+) -> Result<(u64, Position), Rejection> {
+    match sc.next_token() {
+        Ok(Some(token)) => match parse_digits(token.bytes) {
+            Some(v) => Ok((v, token.position)),
+            None => Err(Rejection::Malformed {
+                position: token.position,
+                expected: expected.to_string(),
+                found: token.describe(),
+            }),
+        },
+        Ok(None) => Err(Rejection::Truncated {
+            position: sc.position(),
+            expected: expected.to_string(),
+        }),
+        Err(InputError::Parse(e)) => Err(Rejection::Malformed {
+            position: e.position,
+            expected: expected.to_string(),
+            found: e.found,
+        }),
+        Err(InputError::Io(e)) => Err(Rejection::Malformed {
+            position: sc.position(),
+            expected: expected.to_string(),
+            found: format!("unreadable output ({e})"),
+        }),
+    }
+}
+
+/// Reads and verifies one test's answer.
+fn judge_case<R: Read>(instance: &Instance, sc: &mut Scanner<R>) -> Result<u64, Rejection> {
+    let n = instance.side() as u64;
+    let (count, position) = answer_number(sc, "the number of pieces f")?;
+    if count == 0 || count > n * n {
+        return Err(Rejection::BadCount {
+            position,
+            max: n * n,
+            found: count,
+        });
+    }
+    let (stated, _) = answer_number(sc, "the total cost g")?;
+    let mut pieces = Vec::new();
+    for i in 1..=count {
+        let (number, position) = answer_number(sc, &format!("the type of piece {i} of {count}"))?;
+        let Some(kind) = piece_from_number(number) else {
+            return Err(Rejection::BadPieceType {
+                position,
+                found: number,
+            });
+        };
+        let (row, position) = answer_number(sc, &format!("the row of piece {i} of {count}"))?;
+        let (col, _) = answer_number(sc, &format!("the column of piece {i} of {count}"))?;
+        if !(1..=n).contains(&row) || !(1..=n).contains(&col) {
+            return Err(Rejection::OffBoard {
+                position,
+                row,
+                col,
+                side: n as usize,
+            });
+        }
+        pieces.push(Placement {
+            kind,
+            square: Square::new((row - 1) as u8, (col - 1) as u8),
+        });
+    }
+    let actual = verify(instance, &pieces)?;
+    if actual != stated {
+        return Err(Rejection::WrongCost { stated, actual });
+    }
+    Ok(actual)
+}
+
+/// Judges an answer file against a judge input. `on_score(case, score)` is called for each
+/// valid test as it is judged. Fails only when the judge input cannot be read or parsed; a
+/// wrong or malformed answer is a [`Verdict::Wrong`] in the report.
+pub fn check<I: Read, O: Read>(
+    input: I,
+    output: O,
+    mut on_score: impl FnMut(u64, f64),
+) -> Result<Report, CheckError> {
+    let mut reader = Reader::new(Scanner::new(input))?;
+    let mut answers = Scanner::new(output);
+    let mut scores = Vec::new();
+    let mut verdict = Verdict::Accepted;
+    let mut case = 0;
+    while let Some(instance) = reader.next_instance()? {
+        case += 1;
+        if verdict != Verdict::Accepted {
+            // The input must still be read to the end: an unreadable input is exit 2.
+            continue;
+        }
+        match judge_case(&instance, &mut answers) {
+            Ok(cost) => {
+                let s = score(cost, instance.side());
+                on_score(case, s);
+                scores.push(s);
+            }
+            Err(reason) => verdict = Verdict::Wrong { case, reason },
+        }
+    }
+    if verdict == Verdict::Accepted
+        && let Ok(Some(token)) = answers.next_token()
+    {
+        verdict = Verdict::Wrong {
+            case,
+            reason: Rejection::Trailing {
+                position: token.position,
+                found: token.describe(),
+            },
+        };
+    }
+    let total = scores.iter().sum();
+    Ok(Report {
+        verdict,
+        scores,
+        total,
+    })
+}
+
+/// Writes pieces in the judge's format: `f g`, then one `type row column` line per piece.
+pub fn write_answer(pieces: &[Placement], cost: u64) -> String {
+    let mut text = format!("{} {cost}\n", pieces.len());
+    for p in pieces {
+        text.push_str(&format!(
+            "{} {} {}\n",
+            piece_number(p.kind),
+            u32::from(p.square.row) + 1,
+            u32::from(p.square.col) + 1
+        ));
+    }
+    text
+}

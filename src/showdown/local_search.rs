@@ -1,0 +1,326 @@
+//! Improving an answer: a local search with king weights, in the manner of the row-weighting
+//! searches for set covering, on the exact check counts of [`Board`].
+//!
+//! Each step works on a board that costs less than the best answer found, so it leaves some
+//! kings unchecked. It picks an unchecked king at random and makes the move that checks it at
+//! the best weight gained per price: placing a piece on one of the king's candidate squares,
+//! replacing a piece by one that checks it, or placing a cannon together with a screen.
+//! Every move is valued by its exact changes, blocked slides and cannon screens included.
+//! Then the weights of the kings still unchecked grow, so kings that stay hard to check pull
+//! the search towards them. When every king is checked the answer is recorded and the piece
+//! whose removal loses the least weight per price is taken away.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::{Rng, RngExt};
+
+use crate::core::pieces::PieceKind;
+
+use super::board::{Board, Change};
+use super::candidates::Candidates;
+use super::instance::Placement;
+
+/// When the search stops.
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    /// At most this many steps.
+    pub steps: u64,
+    /// At the latest at this moment (checked every few steps).
+    pub deadline: Option<Instant>,
+    /// As soon as an answer costs this much or less (a lower bound: it cannot be beaten).
+    pub target: u64,
+}
+
+/// The best answer a search found.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Found {
+    /// Its cost.
+    pub cost: u64,
+    /// Its pieces.
+    pub pieces: Vec<Placement>,
+    /// Steps made.
+    pub steps: u64,
+}
+
+/// A local search from a board on which every king is in check. See the [module docs](self).
+pub struct Search<'a, G> {
+    board: Board,
+    candidates: &'a Candidates,
+    weights: Vec<u64>,
+    tally: Vec<i32>,
+    effect: Vec<Change>,
+    scratch: Vec<Change>,
+    /// The step at which each cell last changed.
+    age: Vec<u64>,
+    /// The cell changed by the last move: not to be undone at once.
+    tabu: usize,
+    step: u64,
+    best_cost: u64,
+    best: Vec<Placement>,
+    rng: G,
+    cheapest: PieceKind,
+}
+
+impl<'a, G: Rng> Search<'a, G> {
+    /// A search starting from `board`, on which every king must be in check.
+    pub fn new(board: Board, candidates: &'a Candidates, rng: G) -> Search<'a, G> {
+        let kings = board.king_count();
+        let stride = board.side() + 4;
+        let best = board.placements();
+        let best_cost = board.cost();
+        let cheapest = PieceKind::ALL
+            .into_iter()
+            .min_by_key(|&k| (board.price(k), k))
+            .unwrap_or(PieceKind::Horse);
+        Search {
+            board,
+            candidates,
+            weights: vec![1; kings],
+            tally: vec![0; kings],
+            effect: Vec::new(),
+            scratch: Vec::new(),
+            age: vec![0; stride * stride],
+            tabu: usize::MAX,
+            step: 0,
+            best_cost,
+            best,
+            rng,
+            cheapest,
+        }
+    }
+
+    /// Searches until a limit is reached or `stop` is raised; returns the best answer found.
+    pub fn run(mut self, limits: &Limits, stop: &AtomicBool) -> Found {
+        while self.step < limits.steps && self.best_cost > limits.target {
+            if self.step.is_multiple_of(64)
+                && (stop.load(Ordering::Relaxed)
+                    || limits.deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                break;
+            }
+            self.step += 1;
+            if self.board.unchecked() == 0 {
+                if self.board.cost() < self.best_cost {
+                    self.best_cost = self.board.cost();
+                    self.best = self.board.placements();
+                    if self.best_cost <= limits.target {
+                        break;
+                    }
+                }
+                self.remove_best();
+                continue;
+            }
+            while self.board.cost() >= self.best_cost && self.board.piece_count() > 0 {
+                if !self.remove_best() {
+                    break;
+                }
+            }
+            self.add_for_random_king();
+            self.bump_weights();
+        }
+        if self.board.unchecked() == 0 && self.board.cost() < self.best_cost {
+            self.best_cost = self.board.cost();
+            self.best = self.board.placements();
+        }
+        Found {
+            cost: self.best_cost,
+            pieces: self.best,
+            steps: self.step,
+        }
+    }
+
+    /// Removes the piece whose removal loses the least weight per price (oldest first among
+    /// equals), never the one just placed. Returns false when no piece could be removed.
+    fn remove_best(&mut self) -> bool {
+        let mut best: Option<(f64, u64, usize)> = None;
+        let cells: Vec<usize> = self.board.piece_cells().collect();
+        for p in cells {
+            if p == self.tabu && self.board.piece_count() > 1 {
+                continue;
+            }
+            let Some(kind) = self.board.piece_at(p) else {
+                continue;
+            };
+            self.effect.clear();
+            self.board.effect_of_remove(p, &mut self.effect);
+            let loss = -self
+                .board
+                .weight_gain(&self.effect, &self.weights, &mut self.tally);
+            let value = loss as f64 / f64::from(self.board.price(kind));
+            let key = (value, self.age[p], p);
+            if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                best = Some(key);
+            }
+        }
+        match best {
+            Some((_, _, p)) => {
+                self.board.remove(p, &mut self.scratch);
+                self.age[p] = self.step;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A random king that is not in check.
+    fn random_unchecked(&mut self) -> Option<usize> {
+        let kings = self.board.king_count();
+        if kings == 0 || self.board.unchecked() == 0 {
+            return None;
+        }
+        let mut pick = self.rng.random_range(0..self.board.unchecked());
+        for k in 0..kings {
+            if self.board.checks(k) == 0 {
+                if pick == 0 {
+                    return Some(k);
+                }
+                pick -= 1;
+            }
+        }
+        None
+    }
+
+    /// Checks a random unchecked king by the best move among those that check it.
+    fn add_for_random_king(&mut self) {
+        let Some(k) = self.random_unchecked() else {
+            return;
+        };
+        // (value, age, move)
+        let mut best: Option<(f64, u64, Move)> = None;
+        let consider = |best: &mut Option<(f64, u64, Move)>, value: f64, age: u64, mv: Move| {
+            if best.is_none_or(|b| value > b.0 || (value == b.0 && age < b.1)) {
+                *best = Some((value, age, mv));
+            }
+        };
+        let king_cell = self.board.king_cell(k);
+        for c in self.candidates.of_king(k) {
+            let p = self.board.cell(c.square);
+            let price = f64::from(self.board.price(c.kind));
+            if self.board.is_empty(p) {
+                self.effect.clear();
+                self.board.effect_of_place(c.kind, p, &mut self.effect);
+                let gain = self
+                    .board
+                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
+                consider(
+                    &mut best,
+                    gain as f64 / price,
+                    self.age[p],
+                    Move::Place(c.kind, p),
+                );
+                if c.needs_screen && self.rng.random_range(0..4) == 0 {
+                    self.consider_screens(c.kind, p, king_cell, &mut best);
+                }
+            } else if let Some(old) = self.board.piece_at(p)
+                && old != c.kind
+                && p != self.tabu
+            {
+                self.effect.clear();
+                self.board.effect_of_replace(p, c.kind, &mut self.effect);
+                let gain = self
+                    .board
+                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
+                consider(
+                    &mut best,
+                    gain as f64 / price,
+                    self.age[p],
+                    Move::Replace(c.kind, p),
+                );
+            }
+        }
+        match best {
+            Some((_, _, Move::Place(kind, p))) => {
+                self.board.place(kind, p, &mut self.scratch);
+                self.age[p] = self.step;
+                self.tabu = p;
+            }
+            Some((_, _, Move::Replace(kind, p))) => {
+                self.board.replace(p, kind, &mut self.scratch);
+                self.age[p] = self.step;
+                self.tabu = p;
+            }
+            Some((_, _, Move::PlaceWithScreen(kind, p, screen, screen_kind))) => {
+                self.board.place(screen_kind, screen, &mut self.scratch);
+                self.board.place(kind, p, &mut self.scratch);
+                self.age[p] = self.step;
+                self.age[screen] = self.step;
+                self.tabu = p;
+            }
+            None => {}
+        }
+    }
+
+    /// Values placing a cannon on `p` with a screen of the cheapest kind on a random empty
+    /// square between it and the king.
+    fn consider_screens(
+        &mut self,
+        kind: PieceKind,
+        p: usize,
+        king_cell: usize,
+        best: &mut Option<(f64, u64, Move)>,
+    ) {
+        let between: Vec<usize> = self.cells_between(p, king_cell);
+        if between.is_empty() {
+            return;
+        }
+        let screen = between[self.rng.random_range(0..between.len())];
+        if !self.board.is_empty(screen) {
+            return;
+        }
+        let screen_kind = self.cheapest;
+        self.effect.clear();
+        self.board
+            .effect_of_place(screen_kind, screen, &mut self.effect);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.board.place(screen_kind, screen, &mut scratch);
+        // The cannon's changes are taken on the board with its screen, the screen's on the
+        // board before it: together they lead from the current counts to the final ones.
+        self.board.effect_of_place(kind, p, &mut self.effect);
+        self.board.remove(screen, &mut scratch);
+        self.scratch = scratch;
+        let gain = self
+            .board
+            .weight_gain(&self.effect, &self.weights, &mut self.tally);
+        let price = f64::from(self.board.price(kind)) + f64::from(self.board.price(screen_kind));
+        let value = gain as f64 / price;
+        if best.is_none_or(|b| value > b.0) {
+            *best = Some((
+                value,
+                self.age[p],
+                Move::PlaceWithScreen(kind, p, screen, screen_kind),
+            ));
+        }
+    }
+
+    /// The empty-or-not cells strictly between two cells on one orthogonal line.
+    fn cells_between(&self, a: usize, b: usize) -> Vec<usize> {
+        let sa = self.board.square(a);
+        let sb = self.board.square(b);
+        let dr = i32::from(sb.row) - i32::from(sa.row);
+        let dc = i32::from(sb.col) - i32::from(sa.col);
+        let steps = dr.abs().max(dc.abs());
+        let (ur, uc) = (dr.signum(), dc.signum());
+        (1..steps)
+            .filter_map(|i| sa.offset(ur * i, uc * i, self.board.side()))
+            .map(|sq| self.board.cell(sq))
+            .collect()
+    }
+
+    fn bump_weights(&mut self) {
+        for k in 0..self.board.king_count() {
+            if self.board.checks(k) == 0 {
+                self.weights[k] += 1;
+            }
+        }
+    }
+}
+
+/// A move of the search.
+#[derive(Copy, Clone, Debug)]
+enum Move {
+    Place(PieceKind, usize),
+    Replace(PieceKind, usize),
+    /// A piece and, first, a screen of the given kind on the given cell.
+    PlaceWithScreen(PieceKind, usize, usize, PieceKind),
+}

@@ -1,0 +1,246 @@
+//! Seed 002, "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
+//!
+//! An optimisation problem: every test's answer is scored cost / n², lower is better. The
+//! module holds the instance and its judge format ([`Reader`], [`judge::write_answer`]), the
+//! judge ([`judge`]), and the optimiser ([`solver`]): a greedy construction
+//! ([`construction`]), a weighted local search with exact incremental check counts
+//! ([`local_search`] over [`board`]), a lower bound from the covering relaxation ([`bounds`])
+//! and an exact search for small boards ([`exhaustive`]). Every answer printed has passed
+//! [`judge::verify`].
+//!
+//! ```
+//! use chess_puzzles::showdown::{run, Options};
+//!
+//! let input = "1\n3\n#__\n___\n__#\n5 5 1 5 5 5 5 5\n";
+//! let mut out = Vec::new();
+//! run(input.as_bytes(), &mut out, &Options::default()).unwrap();
+//! // One knight cannot check both corners; two are the cheapest (price 1 each).
+//! assert_eq!(String::from_utf8(out).unwrap().lines().next(), Some("2 2"));
+//! ```
+
+pub mod board;
+pub mod bounds;
+pub mod candidates;
+pub mod construction;
+pub mod exhaustive;
+mod instance;
+pub mod judge;
+pub mod local_search;
+mod reader;
+pub mod solver;
+
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::core::Diagram;
+use crate::core::pieces::PieceKind;
+use crate::error::RunError;
+use crate::input::Scanner;
+use crate::output::OutputFormat;
+use crate::sample::Sample;
+
+pub use instance::{
+    Answer, Instance, InstanceError, MAX_COST, MAX_SIDE, Placement, piece_from_number,
+    piece_number, score,
+};
+pub use reader::Reader;
+pub use solver::{Solution, SolveError};
+
+/// The sample of seed 002's statement. The statement prints it without the line holding the
+/// number of tests; the file adds `1`. Any valid answer costing at most 4 is as good.
+pub const SAMPLE: Sample = Sample {
+    input: include_str!("../../tests/data/showdown/sample.in"),
+    output: include_str!("../../tests/data/showdown/sample.out"),
+};
+
+/// The default budget for a whole input: a file of 15 boards of 25x25 ends within 10 s.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(8500);
+
+/// How `chess-puzzles showdown` answers.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Judge bytes, diagrams or JSON.
+    pub format: OutputFormat,
+    /// The time for the whole input, shared out among the tests still to come.
+    pub time_limit: Duration,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// When set, each search runs exactly this many local-search steps per thread instead of
+    /// stopping at its share of the time: the same seed then gives the same answers on any
+    /// machine.
+    pub steps: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            format: OutputFormat::Judge,
+            time_limit: DEFAULT_TIME_LIMIT,
+            seed: 0,
+            steps: None,
+        }
+    }
+}
+
+/// Answers every test of `input` on `out`, each as soon as it is found.
+pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
+    run_with_progress(input, out, options, |_, _| {})
+}
+
+/// [`run`], calling `progress(tests_done, tests_total)` after each test.
+pub fn run_with_progress<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &Options,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(), RunError> {
+    let start = Instant::now();
+    let mut reader = Reader::new(Scanner::new(input))?;
+    let total = reader.total();
+    let mut case = 0u64;
+    while let Some(instance) = reader.next_instance()? {
+        case += 1;
+        let left = total.saturating_sub(case - 1).max(1);
+        let remaining = options.time_limit.saturating_sub(start.elapsed());
+        let share = remaining / u32::try_from(left).unwrap_or(u32::MAX);
+        let budget = solver::Budget {
+            time: share,
+            steps: options.steps,
+        };
+        let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let solution = solver::solve(&instance, &budget, seed).map_err(|e| {
+            RunError::Input(crate::error::InputError::Parse(
+                crate::error::ParseError::new(
+                    crate::error::Position::START,
+                    crate::error::ParseErrorKind::Invalid,
+                    "a board whose kings can all be checked at once",
+                    format!("test {case}: {e}"),
+                ),
+            ))
+        })?;
+        write_solution(out, options.format, case, &instance, &solution)
+            .map_err(RunError::Output)?;
+        progress(case, total);
+    }
+    Ok(())
+}
+
+/// Writes one test's answer in the chosen format.
+pub fn write_solution<W: Write>(
+    out: &mut W,
+    format: OutputFormat,
+    case: u64,
+    instance: &Instance,
+    solution: &Solution,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Judge => out.write_all(
+            judge::write_answer(&solution.answer.pieces, solution.answer.cost).as_bytes(),
+        ),
+        OutputFormat::Board => {
+            let separator = if case > 1 { "\n" } else { "" };
+            write!(out, "{separator}{}", render_case(case, instance, solution))
+        }
+        OutputFormat::Json => {
+            serde_json::to_writer(&mut *out, &JsonCase::new(case, instance, solution))
+                .map_err(io::Error::from)?;
+            out.write_all(b"\n")
+        }
+    }
+}
+
+/// One piece for programs: 1-based numbers.
+#[derive(Debug, Serialize)]
+pub struct JsonPiece {
+    /// The statement's piece number, 1..8.
+    #[serde(rename = "type")]
+    pub number: u32,
+    /// The piece's name.
+    pub piece: &'static str,
+    /// Row, from 1 at the top.
+    pub row: u32,
+    /// Column, from 1 at the left.
+    pub col: u32,
+}
+
+/// One test's answer for programs (`--format json`).
+#[derive(Debug, Serialize)]
+pub struct JsonCase {
+    /// The test number, from 1.
+    pub case: u64,
+    /// The board's side.
+    pub side: usize,
+    /// How many kings.
+    pub kings: usize,
+    /// The total price of the pieces.
+    pub cost: u64,
+    /// cost / n².
+    pub score: f64,
+    /// A lower bound on the cost of any answer.
+    pub lower_bound: u64,
+    /// True when the cost is proven the least possible.
+    pub optimal: bool,
+    /// The pieces placed.
+    pub pieces: Vec<JsonPiece>,
+}
+
+impl JsonCase {
+    /// The JSON form of a test's answer.
+    pub fn new(case: u64, instance: &Instance, solution: &Solution) -> JsonCase {
+        JsonCase {
+            case,
+            side: instance.side(),
+            kings: instance.king_count(),
+            cost: solution.answer.cost,
+            score: solution.answer.score(instance),
+            lower_bound: solution.lower_bound,
+            optimal: solution.optimal(),
+            pieces: solution
+                .answer
+                .pieces
+                .iter()
+                .map(|p| JsonPiece {
+                    number: piece_number(p.kind),
+                    piece: p.kind.name(),
+                    row: u32::from(p.square.row) + 1,
+                    col: u32::from(p.square.col) + 1,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The symbol of a king in diagrams.
+pub const KING_SYMBOL: &str = "♚";
+
+/// The board with its kings (`♚`) and the pieces placed (one letter each), a legend with the
+/// prices, and the cost.
+pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> String {
+    let n = instance.side();
+    let mut d = Diagram::new(n, n);
+    for sq in instance.kings().iter() {
+        d.set(sq, KING_SYMBOL);
+    }
+    for p in &solution.answer.pieces {
+        d.set(p.square, p.kind.letter().to_string());
+    }
+    let legend: Vec<String> = PieceKind::ALL
+        .iter()
+        .map(|&k| format!("{} {} {}", k.letter(), k.name(), instance.cost(k)))
+        .collect();
+    let proof = if solution.optimal() {
+        "optimal".to_string()
+    } else {
+        format!("lower bound {}", solution.lower_bound)
+    };
+    format!(
+        "Test {case}: {n}x{n}, {} kings; {} pieces, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
+        instance.king_count(),
+        solution.answer.pieces.len(),
+        solution.answer.cost,
+        solution.answer.score(instance),
+        legend.join(", ")
+    )
+}

@@ -1,0 +1,230 @@
+//! Reading the judge input: the test count, then per test the side n, n rows of `#` (king)
+//! and `_` (empty), and the eight prices.
+
+use std::io::Read;
+
+use crate::core::{Square, SquareSet};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position};
+use crate::input::{Cases, Scanner};
+
+use super::instance::{Instance, InstanceError, MAX_COST, MAX_SIDE};
+
+/// Reads the test cases of a judge input one at a time. See the [module docs](self).
+///
+/// ```
+/// use chess_puzzles::input::Scanner;
+/// use chess_puzzles::showdown::Reader;
+///
+/// let text = "1\n2\n#_\n__\n1 2 3 4 5 6 7 8\n";
+/// let mut reader = Reader::new(Scanner::new(text.as_bytes())).unwrap();
+/// let instance = reader.next_instance().unwrap().unwrap();
+/// assert_eq!((instance.side(), instance.king_count()), (2, 1));
+/// assert!(reader.next_instance().unwrap().is_none());
+/// ```
+pub struct Reader<R> {
+    scanner: Scanner<R>,
+    cases: Cases,
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads the number of test cases.
+    pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
+        let cases = Cases::read(&mut scanner, "the number of test cases t", "test")?;
+        Ok(Reader { scanner, cases })
+    }
+
+    /// The announced number of test cases.
+    pub fn total(&self) -> u64 {
+        self.cases.total()
+    }
+
+    /// The next test case, or `None` after the last (which also checks nothing follows it).
+    pub fn next_instance(&mut self) -> Result<Option<Instance>, InputError> {
+        if self.cases.next(&mut self.scanner)?.is_none() {
+            return Ok(None);
+        }
+        let context = self.cases.context();
+        self.read_case()
+            .map(Some)
+            .map_err(|e| e.with_context(context))
+    }
+
+    fn read_case(&mut self) -> Result<Instance, InputError> {
+        let expected_side = format!("a board side n 1..{MAX_SIDE}");
+        let side = self.scanner.next_u64(&expected_side, 1, MAX_SIDE as u64)? as usize;
+        let mut kings = SquareSet::new(side);
+        let mut row_starts = Vec::with_capacity(side);
+        for r in 0..side {
+            let expected = format!("row {} of {side}: {side} characters '#' or '_'", r + 1);
+            let token = self.scanner.expect_token(&expected)?;
+            row_starts.push(token.position);
+            for (c, &b) in token.bytes.iter().enumerate().take(side) {
+                match b {
+                    b'#' => {
+                        kings.insert(Square::new(r as u8, c as u8));
+                    }
+                    b'_' => {}
+                    _ => {
+                        let shown = String::from_utf8_lossy(&token.bytes[c..])
+                            .chars()
+                            .next()
+                            .unwrap_or('?');
+                        return Err(ParseError::new(
+                            token.position_at(c),
+                            ParseErrorKind::BadCharacter,
+                            format!("'#' (king) or '_' (empty) in row {}", r + 1),
+                            format!("{:?}", shown),
+                        )
+                        .into());
+                    }
+                }
+            }
+            if token.bytes.len() != side {
+                let at = token.position_at(token.bytes.len().min(side));
+                return Err(ParseError::new(
+                    at,
+                    ParseErrorKind::BadLength,
+                    format!("row {} of exactly {side} characters", r + 1),
+                    format!("{} characters {}", token.bytes.len(), token.describe()),
+                )
+                .into());
+            }
+        }
+        let mut costs = [0u32; 8];
+        let mut cost_positions = [Position::START; 8];
+        for (i, cost) in costs.iter_mut().enumerate() {
+            cost_positions[i] = self.scanner.position();
+            let expected = format!("cost {} of 8, a number 1..{MAX_COST}", i + 1);
+            *cost = self.scanner.next_u64(&expected, 1, MAX_COST)? as u32;
+        }
+        Instance::new(side, kings, costs).map_err(|e| {
+            let (position, found) = match &e {
+                InstanceError::Uncheckable(sq) => {
+                    let start = row_starts
+                        .get(usize::from(sq.row))
+                        .copied()
+                        .unwrap_or(Position::START);
+                    (
+                        Position {
+                            line: start.line,
+                            column: start.column + u64::from(sq.col),
+                        },
+                        format!("a king on {sq} that no piece can check: {e}"),
+                    )
+                }
+                other => (Position::START, other.to_string()),
+            };
+            ParseError::new(
+                position,
+                ParseErrorKind::Invalid,
+                "every king to have an empty neighbour or a square from which a piece checks it",
+                found,
+            )
+            .into()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_error(text: &str) -> ParseError {
+        let result = Reader::new(Scanner::new(text.as_bytes())).and_then(|mut r| {
+            while r.next_instance()?.is_some() {}
+            Ok(())
+        });
+        match result {
+            Err(InputError::Parse(e)) => e,
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_located() {
+        let cases: &[(&str, ParseErrorKind, u64, u64)] = &[
+            (
+                "1\n2\n#_\n_\n1 1 1 1 1 1 1 1\n",
+                ParseErrorKind::BadLength,
+                4,
+                2,
+            ),
+            (
+                "1\n2\n#_\n___\n1 1 1 1 1 1 1 1\n",
+                ParseErrorKind::BadLength,
+                4,
+                3,
+            ),
+            (
+                "1\n2\n#x\n__\n1 1 1 1 1 1 1 1\n",
+                ParseErrorKind::BadCharacter,
+                3,
+                2,
+            ),
+            (
+                "1\n2\n#_\n__\n1 1 1 1 1 1 1\n",
+                ParseErrorKind::UnexpectedEnd,
+                6,
+                1,
+            ),
+            (
+                "1\n2\n#_\n__\n1 1 1 0 1 1 1 1\n",
+                ParseErrorKind::OutOfRange,
+                5,
+                7,
+            ),
+            (
+                "1\n2\n#_\n__\n1 1 1 1000001 1 1 1 1\n",
+                ParseErrorKind::OutOfRange,
+                5,
+                7,
+            ),
+            (
+                "2\n2\n#_\n__\n1 1 1 1 1 1 1 1\n",
+                ParseErrorKind::UnexpectedEnd,
+                6,
+                1,
+            ),
+            ("1\n0\n", ParseErrorKind::OutOfRange, 2, 1),
+            (
+                "1\n2\n#_\n__\n1 1 1 1 1 1 1 1\n5\n",
+                ParseErrorKind::TrailingInput,
+                6,
+                1,
+            ),
+            (
+                "1\n2\n##\n##\n1 1 1 1 1 1 1 1\n",
+                ParseErrorKind::Invalid,
+                3,
+                1,
+            ),
+            ("x\n", ParseErrorKind::NotANumber, 1, 1),
+        ];
+        for &(text, kind, line, column) in cases {
+            let e = first_error(text);
+            assert_eq!(e.kind, kind, "{text:?}: {e}");
+            assert_eq!(
+                (e.position.line, e.position.column),
+                (line, column),
+                "{text:?}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_uncheckable_king_is_named() {
+        let e = first_error("1\n4\n####\n####\n####\n###_\n1 1 1 1 1 1 1 1\n");
+        assert_eq!(e.kind, ParseErrorKind::Invalid);
+        assert!(e.to_string().contains("(1,1)"), "{e}");
+        assert!(e.to_string().contains("(test 1 of 1)"), "{e}");
+    }
+
+    #[test]
+    fn large_boards_are_read() {
+        let n = 60;
+        let row = "_".repeat(n);
+        let text = format!("1\n{n}\n{}1 2 3 4 5 6 7 8\n", format!("{row}\n").repeat(n));
+        let mut reader = Reader::new(Scanner::new(text.as_bytes())).unwrap();
+        assert_eq!(reader.next_instance().unwrap().unwrap().side(), n);
+    }
+}
