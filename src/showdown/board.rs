@@ -64,6 +64,8 @@ pub struct Board {
     slide_mask: [u8; 8],
     /// For each unit direction, the kinds (bit per kind) that hop along it.
     hop_mask: [u8; 8],
+    /// The kings that went into or out of check in the last change.
+    flipped: Vec<u32>,
 }
 
 impl Board {
@@ -125,6 +127,7 @@ impl Board {
             directions,
             slide_mask,
             hop_mask,
+            flipped: Vec::new(),
         }
     }
 
@@ -336,16 +339,25 @@ impl Board {
     }
 
     fn apply(&mut self, changes: &[Change]) {
+        self.flipped.clear();
         for &(k, d) in changes {
             let c = &mut self.checks[k as usize];
             let before = *c;
             *c = c.wrapping_add_signed(d);
             if before == 0 {
                 self.unchecked -= 1;
+                self.flipped.push(k);
             } else if *c == 0 {
                 self.unchecked += 1;
+                self.flipped.push(k);
             }
         }
+    }
+
+    /// The kings that went into or out of check in the last place, remove or replace (a king
+    /// may be listed twice).
+    pub fn flipped(&self) -> &[u32] {
+        &self.flipped
     }
 
     /// Places `kind` on the empty cell `p`; `scratch` is working space.

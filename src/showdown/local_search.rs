@@ -55,6 +55,10 @@ pub struct Search<'a, G> {
     age: Vec<u64>,
     /// The cell changed by the last move: not to be undone at once.
     tabu: usize,
+    /// Configuration checking: false for a cell whose piece was removed while none of the
+    /// kings it could check has gone into or out of check since (placing there again would
+    /// only undo the removal).
+    free: Vec<bool>,
     step: u64,
     best_cost: u64,
     best: Vec<Placement>,
@@ -82,6 +86,7 @@ impl<'a, G: Rng> Search<'a, G> {
             scratch: Vec::new(),
             age: vec![0; stride * stride],
             tabu: usize::MAX,
+            free: vec![true; stride * stride],
             step: 0,
             best_cost,
             best,
@@ -111,13 +116,15 @@ impl<'a, G: Rng> Search<'a, G> {
                 self.remove_best();
                 continue;
             }
-            while self.board.cost() >= self.best_cost && self.board.piece_count() > 0 {
-                if !self.remove_best() {
-                    break;
-                }
+            // Check a king with a move that keeps the cost below the best answer's; when none
+            // fits, make room by taking a piece away.
+            if !self.add_for_random_king() && self.board.piece_count() > 0 {
+                self.remove_best();
             }
-            self.add_for_random_king();
             self.bump_weights();
+            if self.step < 60 && std::env::var_os("SHOWDOWN_TRACE").is_some() {
+                eprintln!("step {} cost {} unchecked {} pieces {}", self.step, self.board.cost(), self.board.unchecked(), self.board.piece_count());
+            }
         }
         if self.board.unchecked() == 0 && self.board.cost() < self.best_cost {
             self.best_cost = self.board.cost();
@@ -157,6 +164,8 @@ impl<'a, G: Rng> Search<'a, G> {
             Some((_, _, p)) => {
                 self.board.remove(p, &mut self.scratch);
                 self.age[p] = self.step;
+                self.touch();
+                self.free[p] = false;
                 true
             }
             None => false,
@@ -181,10 +190,11 @@ impl<'a, G: Rng> Search<'a, G> {
         None
     }
 
-    /// Checks a random unchecked king by the best move among those that check it.
-    fn add_for_random_king(&mut self) {
+    /// Checks a random unchecked king by the best move among those that check it and keep the
+    /// cost below the best answer's. Returns false when there was none.
+    fn add_for_random_king(&mut self) -> bool {
         let Some(k) = self.random_unchecked() else {
-            return;
+            return false;
         };
         // (value, age, move)
         let mut best: Option<(f64, u64, Move)> = None;
@@ -194,10 +204,15 @@ impl<'a, G: Rng> Search<'a, G> {
             }
         };
         let king_cell = self.board.king_cell(k);
+        // What a move may add to the cost and still leave it below the best answer's.
+        let budget = self.best_cost.saturating_sub(self.board.cost() + 1);
         for c in self.candidates.of_king(k) {
             let p = self.board.cell(c.square);
             let price = f64::from(self.board.price(c.kind));
             if self.board.is_empty(p) {
+                if !self.free[p] || u64::from(self.board.price(c.kind)) > budget {
+                    continue;
+                }
                 self.effect.clear();
                 self.board.effect_of_place(c.kind, p, &mut self.effect);
                 let gain = self
@@ -210,11 +225,12 @@ impl<'a, G: Rng> Search<'a, G> {
                     Move::Place(c.kind, p),
                 );
                 if c.needs_screen && self.rng.random_range(0..4) == 0 {
-                    self.consider_screens(c.kind, p, king_cell, &mut best);
+                    self.consider_screens(c.kind, p, king_cell, budget, &mut best);
                 }
             } else if let Some(old) = self.board.piece_at(p)
                 && old != c.kind
                 && p != self.tabu
+                && u64::from(self.board.price(c.kind)) <= budget + u64::from(self.board.price(old))
             {
                 self.effect.clear();
                 self.board.effect_of_replace(p, c.kind, &mut self.effect);
@@ -232,23 +248,28 @@ impl<'a, G: Rng> Search<'a, G> {
         match best {
             Some((_, _, Move::Place(kind, p))) => {
                 self.board.place(kind, p, &mut self.scratch);
+                self.touch();
                 self.age[p] = self.step;
                 self.tabu = p;
             }
             Some((_, _, Move::Replace(kind, p))) => {
                 self.board.replace(p, kind, &mut self.scratch);
+                self.touch();
                 self.age[p] = self.step;
                 self.tabu = p;
             }
             Some((_, _, Move::PlaceWithScreen(kind, p, screen, screen_kind))) => {
                 self.board.place(screen_kind, screen, &mut self.scratch);
+                self.touch();
                 self.board.place(kind, p, &mut self.scratch);
+                self.touch();
                 self.age[p] = self.step;
                 self.age[screen] = self.step;
                 self.tabu = p;
             }
-            None => {}
+            None => return false,
         }
+        true
     }
 
     /// Values placing a cannon on `p` with a screen of the cheapest kind on a random empty
@@ -258,6 +279,7 @@ impl<'a, G: Rng> Search<'a, G> {
         kind: PieceKind,
         p: usize,
         king_cell: usize,
+        budget: u64,
         best: &mut Option<(f64, u64, Move)>,
     ) {
         let between: Vec<usize> = self.cells_between(p, king_cell);
@@ -269,6 +291,10 @@ impl<'a, G: Rng> Search<'a, G> {
             return;
         }
         let screen_kind = self.cheapest;
+        let total = u64::from(self.board.price(kind)) + u64::from(self.board.price(screen_kind));
+        if total > budget {
+            return;
+        }
         self.effect.clear();
         self.board
             .effect_of_place(screen_kind, screen, &mut self.effect);
@@ -305,6 +331,16 @@ impl<'a, G: Rng> Search<'a, G> {
             .filter_map(|i| sa.offset(ur * i, uc * i, self.board.side()))
             .map(|sq| self.board.cell(sq))
             .collect()
+    }
+
+    /// Frees the candidate cells of every king that just went into or out of check.
+    fn touch(&mut self) {
+        for &k in self.board.flipped() {
+            for c in self.candidates.of_king(k as usize) {
+                let p = self.board.cell(c.square);
+                self.free[p] = true;
+            }
+        }
     }
 
     fn bump_weights(&mut self) {

@@ -161,6 +161,9 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
                 let rng =
                     ChaCha8Rng::seed_from_u64(seed ^ (t + 1).wrapping_mul(0xA076_1D64_78BD_642F));
                 let found = Search::new(start_board.clone(), &candidates, rng).run(&limits, &stop);
+                if std::env::var_os("SHOWDOWN_DEBUG").is_some() {
+                    eprintln!("  thread {t}: {} steps, best {}", found.steps, found.cost);
+                }
                 (found.cost, found.pieces)
             })
             .collect()
