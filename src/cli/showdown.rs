@@ -30,6 +30,10 @@ pub struct Args {
     /// the answers then depend only on the seed.
     #[arg(long, value_name = "N")]
     steps: Option<u64>,
+    /// Answer with the plain greedy only (cheapest price per newly checked king, no search):
+    /// the baseline the optimiser is measured against.
+    #[arg(long)]
+    greedy: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -59,6 +63,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         time_limit,
         seed: args.seed,
         steps: args.steps,
+        greedy: args.greedy,
     };
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let bar = std::io::stderr().is_terminal().then(|| {

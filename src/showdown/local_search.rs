@@ -122,9 +122,6 @@ impl<'a, G: Rng> Search<'a, G> {
                 self.remove_best();
             }
             self.bump_weights();
-            if self.step < 60 && std::env::var_os("SHOWDOWN_TRACE").is_some() {
-                eprintln!("step {} cost {} unchecked {} pieces {}", self.step, self.board.cost(), self.board.unchecked(), self.board.piece_count());
-            }
         }
         if self.board.unchecked() == 0 && self.board.cost() < self.best_cost {
             self.best_cost = self.board.cost();

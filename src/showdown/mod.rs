@@ -36,7 +36,7 @@ use serde::Serialize;
 
 use crate::core::Diagram;
 use crate::core::pieces::PieceKind;
-use crate::error::RunError;
+use crate::error::{ParseError, ParseErrorKind, RunError};
 use crate::input::Scanner;
 use crate::output::OutputFormat;
 use crate::sample::Sample;
@@ -71,6 +71,8 @@ pub struct Options {
     /// stopping at its share of the time: the same seed then gives the same answers on any
     /// machine.
     pub steps: Option<u64>,
+    /// Answer with the plain greedy only (the baseline of the measurements), no search.
+    pub greedy: bool,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
             time_limit: DEFAULT_TIME_LIMIT,
             seed: 0,
             steps: None,
+            greedy: false,
         }
     }
 }
@@ -110,15 +113,19 @@ pub fn run_with_progress<R: Read, W: Write>(
             steps: options.steps,
         };
         let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let solution = solver::solve(&instance, &budget, seed).map_err(|e| {
-            RunError::Input(crate::error::InputError::Parse(
-                crate::error::ParseError::new(
-                    crate::error::Position::START,
-                    crate::error::ParseErrorKind::Invalid,
-                    "a board whose kings can all be checked at once",
-                    format!("test {case}: {e}"),
-                ),
-            ))
+        let solved = if options.greedy {
+            solver::plain_greedy(&instance)
+        } else {
+            solver::solve(&instance, &budget, seed)
+        };
+        let solution = solved.map_err(|e| {
+            ParseError::new(
+                reader.board_start(),
+                ParseErrorKind::Invalid,
+                "a board whose kings can all be checked at once",
+                e.to_string(),
+            )
+            .with_context(reader.context())
         })?;
         write_solution(out, options.format, case, &instance, &solution)
             .map_err(RunError::Output)?;

@@ -24,18 +24,33 @@ use super::instance::{Instance, InstanceError, MAX_COST, MAX_SIDE};
 pub struct Reader<R> {
     scanner: Scanner<R>,
     cases: Cases,
+    board_start: Position,
 }
 
 impl<R: Read> Reader<R> {
     /// Reads the number of test cases.
     pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
         let cases = Cases::read(&mut scanner, "the number of test cases t", "test")?;
-        Ok(Reader { scanner, cases })
+        Ok(Reader {
+            scanner,
+            cases,
+            board_start: Position::START,
+        })
     }
 
     /// The announced number of test cases.
     pub fn total(&self) -> u64 {
         self.cases.total()
+    }
+
+    /// Where the board of the last test read starts (its first row), for errors about it.
+    pub fn board_start(&self) -> Position {
+        self.board_start
+    }
+
+    /// Where the reader is, for error messages: `test 3 of 5`.
+    pub fn context(&self) -> String {
+        self.cases.context()
     }
 
     /// The next test case, or `None` after the last (which also checks nothing follows it).
@@ -58,6 +73,9 @@ impl<R: Read> Reader<R> {
             let expected = format!("row {} of {side}: {side} characters '#' or '_'", r + 1);
             let token = self.scanner.expect_token(&expected)?;
             row_starts.push(token.position);
+            if r == 0 {
+                self.board_start = token.position;
+            }
             for (c, &b) in token.bytes.iter().enumerate().take(side) {
                 match b {
                     b'#' => {
@@ -109,7 +127,7 @@ impl<R: Read> Reader<R> {
                             line: start.line,
                             column: start.column + u64::from(sq.col),
                         },
-                        format!("a king on {sq} that no piece can check: {e}"),
+                        e.to_string(),
                     )
                 }
                 other => (Position::START, other.to_string()),

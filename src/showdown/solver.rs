@@ -100,14 +100,6 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
     let upper = incumbent.as_ref().map_or(u64::MAX / 4, |(c, _)| *c);
     let bound_deadline = deadline.map(|d| start + (d - start) / 10);
     let lower_bound = relaxation.lower_bound(upper, 300, bound_deadline);
-    if std::env::var_os("SHOWDOWN_DEBUG").is_some() {
-        eprintln!(
-            "n={} kings={} greedy={upper} lb={lower_bound} t={:?}",
-            instance.side(),
-            instance.king_count(),
-            start.elapsed()
-        );
-    }
 
     if incumbent.as_ref().is_some_and(|(c, _)| *c <= lower_bound) {
         let (cost, pieces) = incumbent.unwrap_or_default();
@@ -126,9 +118,6 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
             Outcome::Optimal(cost, pieces) => return finish(instance, pieces, cost),
             Outcome::Infeasible => return Err(SolveError::Infeasible),
             Outcome::Unfinished => {}
-        }
-        if std::env::var_os("SHOWDOWN_DEBUG").is_some() {
-            eprintln!("  exhaustive unfinished t={:?}", start.elapsed());
         }
     }
 
@@ -161,9 +150,6 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
                 let rng =
                     ChaCha8Rng::seed_from_u64(seed ^ (t + 1).wrapping_mul(0xA076_1D64_78BD_642F));
                 let found = Search::new(start_board.clone(), &candidates, rng).run(&limits, &stop);
-                if std::env::var_os("SHOWDOWN_DEBUG").is_some() {
-                    eprintln!("  thread {t}: {} steps, best {}", found.steps, found.cost);
-                }
                 (found.cost, found.pieces)
             })
             .collect()
@@ -173,10 +159,32 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
         .chain(std::iter::once((cost, pieces)))
         .min_by_key(|(c, _)| *c)
         .unwrap_or_default();
-    if std::env::var_os("SHOWDOWN_DEBUG").is_some() {
-        eprintln!("  ls best={best_cost} t={:?}", start.elapsed());
-    }
     finish(instance, best, lower_bound.min(best_cost))
+}
+
+/// The plain greedy answer, the baseline the optimiser is measured against: again and again
+/// the piece with the lowest price per newly checked king, counted on the current board,
+/// until every king is in check. No removal of redundant pieces, no search.
+pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
+    let candidates = Candidates::new(instance);
+    if instance.king_count() == 0 {
+        let kind = cheapest_kind(instance);
+        let pieces = vec![Placement {
+            kind,
+            square: Square::new(0, 0),
+        }];
+        return finish(instance, pieces, u64::from(instance.cost(kind)));
+    }
+    let mut board = Board::new(instance);
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng) {
+        board.placements()
+    } else {
+        fallback(instance, &candidates)
+    };
+    let upper = board.cost();
+    let lower_bound = Relaxation::new(instance, &candidates).lower_bound(upper, 300, None);
+    finish(instance, pieces, lower_bound)
 }
 
 /// Verifies an answer and wraps it; a failed verification falls back to the simple answer.
