@@ -112,7 +112,10 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
             instance,
             &candidates,
             incumbent.clone(),
-            EXACT_NODES,
+            // With a step count instead of a time, the exact search's effort follows it.
+            budget
+                .steps
+                .map_or(EXACT_NODES, |s| s.saturating_mul(20).min(EXACT_NODES)),
             exact_deadline,
         ) {
             Outcome::Optimal(cost, pieces) => return finish(instance, pieces, cost),

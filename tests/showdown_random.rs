@@ -1,0 +1,291 @@
+//! The optimiser on random boards: every answer checked by a literal reading of the rules
+//! written here (independent of the crate's movement data and judge), and on small boards
+//! compared with a brute-force search for the true optimum.
+
+use chess_puzzles::core::pieces::PieceKind;
+use chess_puzzles::core::{Square, SquareSet};
+use chess_puzzles::showdown::candidates::Candidates;
+use chess_puzzles::showdown::exhaustive::{Outcome, optimum};
+use chess_puzzles::showdown::judge::verify;
+use chess_puzzles::showdown::solver::{Budget, solve};
+use chess_puzzles::showdown::{Instance, Placement};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A board as a grid: 0 empty, 1 king, 2 one of our pieces.
+struct Grid {
+    n: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    fn at(&self, r: i32, c: i32) -> Option<u8> {
+        let n = self.n as i32;
+        (r >= 0 && c >= 0 && r < n && c < n).then(|| self.cells[(r * n + c) as usize])
+    }
+
+    /// The number of occupied squares strictly between two squares of one line.
+    fn between(&self, (r0, c0): (i32, i32), (r1, c1): (i32, i32)) -> usize {
+        let steps = (r1 - r0).abs().max((c1 - c0).abs());
+        let (sr, sc) = ((r1 - r0).signum(), (c1 - c0).signum());
+        (1..steps)
+            .filter(|&i| self.at(r0 + i * sr, c0 + i * sc) != Some(0))
+            .count()
+    }
+}
+
+/// The statement's rules, literally: does `kind` on `from` capture on `to`?
+fn captures(grid: &Grid, kind: PieceKind, from: (i32, i32), to: (i32, i32)) -> bool {
+    let dr = to.0 - from.0; // > 0: the target is further down (the generals' backwards)
+    let dc = to.1 - from.1;
+    let (ar, ac) = (dr.abs(), dc.abs());
+    if ar == 0 && ac == 0 {
+        return false;
+    }
+    let diagonal = ar == ac;
+    let straight = ar == 0 || ac == 0;
+    let clear = || grid.between(from, to) == 0;
+    match kind {
+        PieceKind::Bishop => diagonal && clear(),
+        PieceKind::Rook => straight && clear(),
+        PieceKind::Knight => ar * ac == 2,
+        PieceKind::GoldGeneral => ar <= 1 && ac <= 1 && !(dr == 1 && ac == 1),
+        PieceKind::SilverGeneral => ar <= 1 && ac <= 1 && dr != 0 && !(dr == 1 && dc == 0),
+        PieceKind::Horse => (diagonal && clear()) || ar + ac == 1,
+        PieceKind::Phoenix => ar + ac == 1 || (ar == 2 && ac == 2),
+        PieceKind::Cannon => straight && grid.between(from, to) == 1,
+    }
+}
+
+/// True when the pieces stand on distinct empty squares and check every king.
+fn literally_valid(instance: &Instance, pieces: &[Placement]) -> bool {
+    let n = instance.side();
+    let mut cells = vec![0u8; n * n];
+    for sq in instance.kings().iter() {
+        cells[sq.index(n)] = 1;
+    }
+    for p in pieces {
+        let i = p.square.index(n);
+        if usize::from(p.square.row) >= n || usize::from(p.square.col) >= n || cells[i] != 0 {
+            return false;
+        }
+        cells[i] = 2;
+    }
+    let grid = Grid { n, cells };
+    !pieces.is_empty()
+        && instance.kings().iter().all(|k| {
+            pieces.iter().any(|p| {
+                captures(
+                    &grid,
+                    p.kind,
+                    (i32::from(p.square.row), i32::from(p.square.col)),
+                    (i32::from(k.row), i32::from(k.col)),
+                )
+            })
+        })
+}
+
+fn random_instance(
+    rng: &mut impl Rng,
+    n: usize,
+    density: f64,
+    costs: [u32; 8],
+) -> Option<Instance> {
+    let mut kings = SquareSet::new(n);
+    for r in 0..n {
+        for c in 0..n {
+            if rng.random_bool(density) {
+                kings.insert(Square::new(r as u8, c as u8));
+            }
+        }
+    }
+    Instance::new(n, kings, costs).ok()
+}
+
+fn random_costs(rng: &mut impl Rng) -> [u32; 8] {
+    match rng.random_range(0..4) {
+        0 => [rng.random_range(1..=1000); 8],
+        1 => std::array::from_fn(|_| 1 + (9.0 * rng.random::<f64>().powi(3)) as u32),
+        2 => std::array::from_fn(|_| rng.random_range(1..=1_000_000)),
+        _ => {
+            let cheap = rng.random_range(0..8);
+            std::array::from_fn(|i| {
+                if i == cheap {
+                    rng.random_range(1..=10)
+                } else {
+                    rng.random_range(10_000..=1_000_000)
+                }
+            })
+        }
+    }
+}
+
+#[test]
+fn hundreds_of_random_answers_are_valid() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2018);
+    let mut solved = 0;
+    while solved < 300 {
+        let n = rng.random_range(1..=14usize);
+        let density = rng.random_range(0.0..0.95);
+        let costs = random_costs(&mut rng);
+        let Some(instance) = random_instance(&mut rng, n, density, costs) else {
+            continue;
+        };
+        let budget = Budget {
+            time: std::time::Duration::from_secs(5),
+            steps: Some(300),
+        };
+        let seed = rng.random();
+        match solve(&instance, &budget, seed) {
+            Ok(solution) => {
+                let pieces = &solution.answer.pieces;
+                assert!(
+                    literally_valid(&instance, pieces),
+                    "{instance:?} {pieces:?}"
+                );
+                assert_eq!(verify(&instance, pieces), Ok(solution.answer.cost));
+                assert!(solution.lower_bound <= solution.answer.cost);
+                solved += 1;
+            }
+            // Only boards with a king that has no empty neighbour may have no answer.
+            Err(e) => {
+                let kings: Vec<Square> = instance.kings().iter().collect();
+                assert!(
+                    kings.iter().any(|k| (0..n * n)
+                        .map(|i| Square::from_index(i, n))
+                        .filter(|s| s.is_neighbour(*k))
+                        .all(|s| instance.is_king(s))),
+                    "{e}: {instance:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_and_steps_give_the_same_answers() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let instance = loop {
+        let costs = random_costs(&mut rng);
+        if let Some(i) = random_instance(&mut rng, 12, 0.3, costs) {
+            break i;
+        }
+    };
+    let budget = Budget {
+        time: std::time::Duration::from_secs(5),
+        steps: Some(2000),
+    };
+    let a = solve(&instance, &budget, 99).unwrap();
+    let b = solve(&instance, &budget, 99).unwrap();
+    assert_eq!(a.answer.cost, b.answer.cost);
+}
+
+/// A brute-force search over every arrangement, square by square (each empty or one of the
+/// eight pieces).
+struct Brute<'a> {
+    instance: &'a Instance,
+    empties: Vec<Square>,
+    max_pieces: usize,
+    chosen: Vec<Placement>,
+    limit: u64,
+    best: Option<u64>,
+}
+
+impl Brute<'_> {
+    fn go(&mut self, i: usize, cost: u64) {
+        if cost >= self.limit {
+            return;
+        }
+        if literally_valid(self.instance, &self.chosen) {
+            self.limit = cost;
+            self.best = Some(cost);
+            return;
+        }
+        if i == self.empties.len() || self.chosen.len() == self.max_pieces {
+            return;
+        }
+        self.go(i + 1, cost);
+        for kind in PieceKind::ALL {
+            self.chosen.push(Placement {
+                kind,
+                square: self.empties[i],
+            });
+            self.go(i + 1, cost + u64::from(self.instance.cost(kind)));
+            self.chosen.pop();
+        }
+    }
+}
+
+/// The least cost of an arrangement of at most `max_pieces` pieces costing less than `below`.
+fn brute_force(instance: &Instance, below: u64, max_pieces: usize) -> Option<u64> {
+    let n = instance.side();
+    let mut brute = Brute {
+        instance,
+        empties: (0..n * n)
+            .map(|i| Square::from_index(i, n))
+            .filter(|&s| !instance.is_king(s))
+            .collect(),
+        max_pieces,
+        chosen: Vec::new(),
+        limit: below,
+        best: None,
+    };
+    brute.go(0, 0);
+    brute.best
+}
+
+#[test]
+fn small_boards_reach_the_true_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut done = 0;
+    while done < 60 {
+        let n = rng.random_range(2..=4usize);
+        let kings_wanted = rng.random_range(1..=if n == 4 { 2 } else { 3 });
+        let mut kings = SquareSet::new(n);
+        while kings.count() < kings_wanted {
+            kings.insert(Square::new(
+                rng.random_range(0..n) as u8,
+                rng.random_range(0..n) as u8,
+            ));
+        }
+        let Ok(instance) = Instance::new(n, kings, random_costs(&mut rng)) else {
+            continue;
+        };
+        let budget = Budget {
+            time: std::time::Duration::from_secs(5),
+            steps: Some(500),
+        };
+        let solution = solve(&instance, &budget, rng.random()).unwrap();
+        let cost = solution.answer.cost;
+        assert!(literally_valid(&instance, &solution.answer.pieces));
+        // Every minimal answer has at most two pieces per king (a checker and a screen).
+        let cheaper = brute_force(&instance, cost, 2 * kings_wanted);
+        assert_eq!(cheaper, None, "{instance:?}: ours {cost}");
+        // The exact search agrees.
+        match optimum(&instance, &Candidates::new(&instance), None, u64::MAX, None) {
+            Outcome::Optimal(best, pieces) => {
+                assert_eq!(best, cost, "{instance:?}");
+                assert!(literally_valid(&instance, &pieces));
+            }
+            other => panic!("{other:?}"),
+        }
+        done += 1;
+    }
+}
+
+#[test]
+fn a_cheap_cannon_uses_a_screen() {
+    // One king in a corner of an empty 6x6 board; the cannon costs 1, the rest 1000: two
+    // cannons (one the other's screen) cost 2, and nothing cheaper exists.
+    let mut kings = SquareSet::new(6);
+    kings.insert(Square::new(0, 0));
+    let instance = Instance::new(6, kings, [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1]).unwrap();
+    let budget = Budget {
+        time: std::time::Duration::from_secs(5),
+        steps: Some(1000),
+    };
+    let solution = solve(&instance, &budget, 1).unwrap();
+    assert_eq!(solution.answer.cost, 2);
+    assert!(solution.optimal());
+    assert!(literally_valid(&instance, &solution.answer.pieces));
+}
