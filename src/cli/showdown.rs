@@ -59,7 +59,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         ))
     })?;
     let options = Options {
-        format: args.solve.format.into(),
+        format: args.solve.format,
         time_limit,
         seed: args.seed,
         steps: args.steps,
