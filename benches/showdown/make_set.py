@@ -43,10 +43,10 @@ def board(rng, n, density):
     return ["".join("#" if k else "_" for k in row) for row in kings]
 
 
-def test_file(rng, tests, first_model):
+def test_file(rng, tests, first_model, side=None):
     out = [str(tests)]
     for i in range(tests):
-        n = rng.randint(2, 25)
+        n = side or rng.randint(2, 25)
         density = rng.uniform(0.05, 0.85)
         model = MODELS[(first_model + i) % 4]
         out.append(str(n))
@@ -61,13 +61,15 @@ def main():
     ap.add_argument("--files", type=int, default=8)
     ap.add_argument("--tests", type=int, default=15)
     ap.add_argument("--out", default="benches/showdown/set")
+    ap.add_argument("--side", type=int, help="every board of this side (default: random 2..25)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for f in range(args.files):
         rng = random.Random(f"showdown-{args.seed}-{f}")
-        path = os.path.join(args.out, f"set{args.seed}_{f:02}.in")
+        prefix = f"side{args.side}_" if args.side else "set"
+        path = os.path.join(args.out, f"{prefix}{args.seed}_{f:02}.in")
         with open(path, "w") as fh:
-            fh.write(test_file(rng, args.tests, f % 4))
+            fh.write(test_file(rng, args.tests, f % 4, args.side))
         print(path)
 
 

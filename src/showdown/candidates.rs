@@ -145,6 +145,8 @@ fn of_square(instance: &Instance, king: Square) -> Vec<Candidate> {
             group += 1;
         }
     }
+    // Grouped by square, so that what a square blocks is worked out once for all its pieces.
+    out.sort_by_key(|c| (c.square, c.kind));
     out
 }
 

@@ -203,6 +203,10 @@ impl<'a, G: Rng> Search<'a, G> {
         let king_cell = self.board.king_cell(k);
         // What a move may add to the cost and still leave it below the best answer's.
         let budget = self.best_cost.saturating_sub(self.board.cost() + 1);
+        // What occupying a square blocks, shared by the pieces tried there (candidates come
+        // grouped by square).
+        let mut through: Vec<Change> = Vec::new();
+        let mut through_of = usize::MAX;
         for c in self.candidates.of_king(k) {
             let p = self.board.cell(c.square);
             let price = f64::from(self.board.price(c.kind));
@@ -210,8 +214,14 @@ impl<'a, G: Rng> Search<'a, G> {
                 if !self.free[p] || u64::from(self.board.price(c.kind)) > budget {
                     continue;
                 }
+                if through_of != p {
+                    through.clear();
+                    self.board.effect_of_occupying(p, &mut through);
+                    through_of = p;
+                }
                 self.effect.clear();
-                self.board.effect_of_place(c.kind, p, &mut self.effect);
+                self.effect.extend_from_slice(&through);
+                self.board.effect_of_piece(c.kind, p, &mut self.effect);
                 let gain = self
                     .board
                     .weight_gain(&self.effect, &self.weights, &mut self.tally);

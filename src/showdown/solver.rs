@@ -59,8 +59,11 @@ pub enum SolveError {
     NotFound(Square),
 }
 
-/// Boards with at most this many kings are solved exactly (with a node limit).
-const EXACT_KINGS: usize = 40;
+/// Boards with at most this many kings, or of at most [`EXACT_SIDE`], are first tried by the
+/// exact search (with a node limit and a fifth of the test's time).
+const EXACT_KINGS: usize = 16;
+/// See [`EXACT_KINGS`].
+const EXACT_SIDE: usize = 5;
 /// The node limit of the exact search.
 const EXACT_NODES: u64 = 200_000;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
@@ -106,8 +109,8 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
         return finish(instance, pieces, lower_bound.max(cost));
     }
 
-    if instance.king_count() <= EXACT_KINGS {
-        let exact_deadline = deadline.map(|d| start + (d - start) * 2 / 5);
+    if instance.king_count() <= EXACT_KINGS || instance.side() <= EXACT_SIDE {
+        let exact_deadline = deadline.map(|d| start + (d - start) / 5);
         match exhaustive::optimum(
             instance,
             &candidates,
@@ -150,9 +153,19 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
         (0..threads as u64)
             .into_par_iter()
             .map(|t| {
-                let rng =
+                let mut rng =
                     ChaCha8Rng::seed_from_u64(seed ^ (t + 1).wrapping_mul(0xA076_1D64_78BD_642F));
-                let found = Search::new(start_board.clone(), &candidates, rng).run(&limits, &stop);
+                // The first run starts from the greedy answer, the others from randomised
+                // greedy answers, so that the runs search different regions.
+                let mut board = start_board.clone();
+                if t > 0 {
+                    let mut b = Board::new(instance);
+                    if greedy(&mut b, &candidates, 0.3, &mut rng) {
+                        prune(&mut b);
+                        board = b;
+                    }
+                }
+                let found = Search::new(board, &candidates, rng).run(&limits, &stop);
                 (found.cost, found.pieces)
             })
             .collect()
