@@ -17,7 +17,8 @@ use super::instance::{Instance, Placement};
 /// Places pieces until every king is in check or no placement brings a king into check,
 /// each time the one with the lowest price per newly checked king. With `noise > 0` each ratio
 /// is multiplied by a random factor in `1..1 + noise` (a randomised construction). Returns
-/// true when every king ends in check.
+/// true when every king ends in check; false also when `deadline` passes first (the board is
+/// then left half built).
 ///
 /// ```
 /// use chess_puzzles::core::{Square, SquareSet};
@@ -31,7 +32,7 @@ use super::instance::{Instance, Placement};
 /// kings.insert(Square::new(2, 2));
 /// let instance = Instance::new(3, kings, [1; 8]).unwrap();
 /// let mut board = Board::new(&instance);
-/// assert!(greedy(&mut board, &Candidates::new(&instance), 0.0, &mut rand::rng()));
+/// assert!(greedy(&mut board, &Candidates::new(&instance), 0.0, &mut rand::rng(), None));
 /// assert_eq!(board.cost(), 1); // one bishop, rook or knight checks both kings
 /// ```
 pub fn greedy<G: Rng + ?Sized>(
@@ -39,6 +40,7 @@ pub fn greedy<G: Rng + ?Sized>(
     candidates: &Candidates,
     noise: f64,
     rng: &mut G,
+    deadline: Option<std::time::Instant>,
 ) -> bool {
     let mut seen = vec![u32::MAX; board_cells(board)];
     let mut tally = vec![0i32; board.king_count()];
@@ -46,6 +48,9 @@ pub fn greedy<G: Rng + ?Sized>(
     let mut scratch = Vec::new();
     let mut round = 0u32;
     while board.unchecked() > 0 {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return false;
+        }
         let mut best: Option<(f64, PieceKind, usize)> = None;
         for k in 0..board.king_count() {
             if board.checks(k) > 0 {

@@ -87,15 +87,25 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
     // A first answer: greedy, without redundant pieces.
     let mut board = Board::new(instance);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let complete = greedy(&mut board, &candidates, 0.0, &mut rng);
+    // On large boards the greedy may not finish in its share of the time: the simple answer
+    // (a horse beside every king), pruned, is then the start.
+    let greedy_deadline = deadline.map(|d| start + (d - start) / 4);
+    let complete = greedy(&mut board, &candidates, 0.0, &mut rng, greedy_deadline);
     let mut incumbent: Option<(u64, Vec<Placement>)> = None;
     if complete {
         prune(&mut board);
         incumbent = Some((board.cost(), board.placements()));
     } else {
         let pieces = fallback(instance, &candidates);
-        if let Ok(cost) = verify(instance, &pieces) {
-            incumbent = Some((cost, pieces));
+        if verify(instance, &pieces).is_ok() {
+            let mut b = Board::new(instance);
+            let mut scratch = Vec::new();
+            for p in &pieces {
+                let cell = b.cell(p.square);
+                b.place(p.kind, cell, &mut scratch);
+            }
+            prune(&mut b);
+            incumbent = Some((b.cost(), b.placements()));
         }
     }
 
@@ -160,7 +170,7 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
                 let mut board = start_board.clone();
                 if t > 0 {
                     let mut b = Board::new(instance);
-                    if greedy(&mut b, &candidates, 0.3, &mut rng) {
+                    if greedy(&mut b, &candidates, 0.3, &mut rng, greedy_deadline) {
                         prune(&mut b);
                         board = b;
                     }
@@ -193,7 +203,7 @@ pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
     }
     let mut board = Board::new(instance);
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng) {
+    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng, None) {
         board.placements()
     } else {
         fallback(instance, &candidates)
