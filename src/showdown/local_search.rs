@@ -64,7 +64,15 @@ pub struct Search<'a, G> {
     best: Vec<Placement>,
     rng: G,
     cheapest: PieceKind,
+    /// The board without our pieces, to restart from.
+    empty: Board,
+    /// The step of the last improvement of the best answer.
+    improved_at: u64,
 }
+
+/// Steps without improvement after which the search restarts from a new randomised greedy
+/// answer with fresh weights (plus a few per king).
+const RESTART_STEPS: u64 = 50_000;
 
 impl<'a, G: Rng> Search<'a, G> {
     /// A search starting from `board`, on which every king must be in check.
@@ -73,6 +81,12 @@ impl<'a, G: Rng> Search<'a, G> {
         let stride = board.side() + 4;
         let best = board.placements();
         let best_cost = board.cost();
+        let mut empty = board.clone();
+        let mut scratch = Vec::new();
+        let cells: Vec<usize> = empty.piece_cells().collect();
+        for p in cells {
+            empty.remove(p, &mut scratch);
+        }
         let cheapest = PieceKind::ALL
             .into_iter()
             .min_by_key(|&k| (board.price(k), k))
@@ -92,6 +106,8 @@ impl<'a, G: Rng> Search<'a, G> {
             best,
             rng,
             cheapest,
+            empty,
+            improved_at: 0,
         }
     }
 
@@ -109,12 +125,16 @@ impl<'a, G: Rng> Search<'a, G> {
                 if self.board.cost() < self.best_cost {
                     self.best_cost = self.board.cost();
                     self.best = self.board.placements();
+                    self.improved_at = self.step;
                     if self.best_cost <= limits.target {
                         break;
                     }
                 }
                 self.remove_best();
                 continue;
+            }
+            if self.step - self.improved_at > RESTART_STEPS + 100 * self.weights.len() as u64 {
+                self.restart();
             }
             // Check a king with a move that keeps the cost below the best answer's; when none
             // fits, make room by taking a piece away.
@@ -338,6 +358,20 @@ impl<'a, G: Rng> Search<'a, G> {
             .filter_map(|i| sa.offset(ur * i, uc * i, self.board.side()))
             .map(|sq| self.board.cell(sq))
             .collect()
+    }
+
+    /// Starts again from a randomised greedy answer with fresh weights; the best answer is
+    /// kept.
+    fn restart(&mut self) {
+        self.improved_at = self.step;
+        let mut board = self.empty.clone();
+        if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, None) {
+            return;
+        }
+        self.board = board;
+        self.weights.iter_mut().for_each(|w| *w = 1);
+        self.free.iter_mut().for_each(|f| *f = true);
+        self.tabu = usize::MAX;
     }
 
     /// Frees the candidate cells of every king that just went into or out of check.
