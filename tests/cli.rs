@@ -10,7 +10,14 @@ fn the_demo_solves_every_sample_and_draws_it() {
     assert_eq!(got.code, 0, "{}", got.stderr);
     let text = got.stdout_text();
     assert!(!text.contains("DIFFERS"), "{text}");
-    for (command, seed) in [("queens", "000"), ("sultan", "001"), ("tour", "003")] {
+    assert!(!text.contains("REJECTED"), "{text}");
+    assert!(text.contains("valid by `showdown check`"), "{text}");
+    for (command, seed) in [
+        ("queens", "000"),
+        ("sultan", "001"),
+        ("showdown", "002"),
+        ("tour", "003"),
+    ] {
         assert!(
             text.contains(&format!("== {command} (seed {seed})")),
             "{command}"

@@ -12,14 +12,22 @@ use super::io::{Failure, Output, Verdict};
 /// Answers a whole input in the given format.
 type Solve = fn(&[u8], &mut Vec<u8>, OutputFormat) -> Result<(), RunError>;
 
+/// How the demo judges an answer.
+enum Judging {
+    /// The judge accepts only the statement's exact output.
+    Exact,
+    /// Any valid answer is accepted and scored: the puzzle's own judge gives the total score of
+    /// an output for an input, or `None` when the output is not valid.
+    Scored(fn(&[u8], &[u8]) -> Option<f64>),
+}
+
 /// One puzzle in the demo.
 struct Entry {
     command: &'static str,
     seed: &'static str,
     title: &'static str,
     sample: Sample,
-    /// True when the judge accepts only the sample's exact output.
-    exact: bool,
+    judging: Judging,
     solve: Solve,
 }
 
@@ -29,7 +37,7 @@ const ENTRIES: &[Entry] = &[
         seed: "000",
         title: "8 Queens Chess Problem: every placement with one queen given",
         sample: queens::SAMPLE,
-        exact: true,
+        judging: Judging::Exact,
         solve: |input, out, format| {
             let options = queens::Options {
                 format,
@@ -43,7 +51,7 @@ const ENTRIES: &[Entry] = &[
         seed: "001",
         title: "The Sultan's Successors: the best 8-queens sum on a weighted board",
         sample: sultan::SAMPLE,
-        exact: true,
+        judging: Judging::Exact,
         solve: |input, out, format| sultan::run(input, out, format),
     },
     Entry {
@@ -51,7 +59,10 @@ const ENTRIES: &[Entry] = &[
         seed: "002",
         title: "Chess Variants Showdown: the cheapest pieces that check every king",
         sample: showdown::SAMPLE,
-        exact: false,
+        judging: Judging::Scored(|input, output| {
+            let report = showdown::judge::check(input, output, |_, _| {}).ok()?;
+            (report.verdict == showdown::judge::Verdict::Accepted).then_some(report.total)
+        }),
         solve: |input, out, format| {
             let options = showdown::Options {
                 format,
@@ -66,7 +77,7 @@ const ENTRIES: &[Entry] = &[
         seed: "003",
         title: "Traveling Queen: the shortest queen tour past every knight to the bishop",
         sample: tour::SAMPLE,
-        exact: true,
+        judging: Judging::Exact,
         solve: |input, out, format| tour::run(input, out, tour::Options { format }),
     },
 ];
@@ -95,10 +106,24 @@ pub fn run(out: &mut Output) -> Result<Verdict, Failure> {
         };
         let judge = solve(OutputFormat::Judge)?;
         let board = solve(OutputFormat::Board)?;
-        let verdict = match (entry.exact, judge == entry.sample.output) {
-            (true, true) => "identical to the statement's sample output",
-            (true, false) => "DIFFERS from the statement's sample output",
-            (false, _) => "any valid answer is accepted; the statement's costs as much or more",
+        let input = entry.sample.input.as_bytes();
+        let verdict = match &entry.judging {
+            Judging::Exact if judge == entry.sample.output => {
+                "identical to the statement's sample output".to_string()
+            }
+            Judging::Exact => "DIFFERS from the statement's sample output".to_string(),
+            Judging::Scored(score) => {
+                match (
+                    score(input, judge.as_bytes()),
+                    score(input, entry.sample.output.as_bytes()),
+                ) {
+                    (Some(ours), Some(theirs)) => format!(
+                        "valid by `{} check`, score {ours:.6}; the statement's answer scores {theirs:.6}",
+                        entry.command
+                    ),
+                    _ => format!("REJECTED by `{} check`", entry.command),
+                }
+            }
         };
         text.push_str(&format!(
             "\n== {} (seed {}): {} ==\n\n`chess-puzzles {}` on the sample input:\n{}\nanswer ({verdict}):\n{}\nas boards (--format board):\n{}",
