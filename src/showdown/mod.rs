@@ -23,11 +23,13 @@ pub mod bounds;
 pub mod candidates;
 pub mod construction;
 pub mod exhaustive;
+pub mod generator;
 mod instance;
 pub mod judge;
 pub mod local_search;
 mod reader;
 pub mod solver;
+pub mod validate;
 
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
