@@ -1,4 +1,4 @@
-//! `chess-puzzles showdown` and `chess-puzzles showdown check`.
+//! `chess-puzzles showdown`: solve, generate, validate, and `check` (the scoring judge).
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -6,12 +6,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chess_puzzles::error::InputError;
+use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
 use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::SolveArgs;
 use super::io::{Failure, Input, Output, Verdict};
+use super::kit::{self, ValidateArgs};
+use super::progress::WriteProgress;
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -38,6 +41,10 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
+    /// Write a valid random or edge-case input (the same for the same seed and options).
+    Gen(GenArgs),
+    /// Check strictly that an input obeys the statement's layout and limits.
+    Validate(ValidateArgs),
     /// Judges an answer file: verifies every test and prints its score (cost / n²) and the
     /// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an unreadable INPUT.
     Check {
@@ -48,9 +55,51 @@ enum Command {
     },
 }
 
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    /// The seed of the random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// How many tests (ignored by the kind `largest`; the statement allows at most 15, more
+    /// test solvers beyond it and fail `validate`).
+    #[arg(long, default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    tests: u64,
+    /// Board sides: a side N or a range A-B within 2-256 (the statement's limits are 2-25;
+    /// larger boards test solvers beyond it and fail `validate`). Ignored by the kinds
+    /// `largest`, `smallest` and `expensive-small`.
+    #[arg(long, value_name = "N|A-B", default_value_t = Sizes::default())]
+    size: Sizes,
+    /// The chance that a square holds a king: a density D or a range A-B within 0-1, drawn
+    /// per board. Ignored by the kinds `dense` and `sparse`.
+    #[arg(long, value_name = "D|A-B", default_value_t = Densities::default())]
+    density: Densities,
+    /// How the eight prices are drawn (ignored by `one-cheap` and `expensive-small`).
+    #[arg(long, value_enum, default_value_t)]
+    costs: Costs,
+    /// The family of input.
+    #[arg(long, value_enum, default_value_t)]
+    kind: Kind,
+}
+
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
-    if let Some(Command::Check { input, output }) = args.command {
-        return check(&input, &output, out);
+    match args.command {
+        Some(Command::Check { input, output }) => return check(&input, &output, out),
+        Some(Command::Gen(g)) => {
+            let options = GenOptions {
+                seed: g.seed,
+                tests: g.tests,
+                sizes: g.size,
+                densities: g.density,
+                costs: g.costs,
+                kind: g.kind,
+            };
+            generator::generate(options, &mut WriteProgress::new(out)).map_err(Failure::Output)?;
+            return Ok(Verdict::Done);
+        }
+        Some(Command::Validate(v)) => {
+            return kit::validate(v, out, showdown::validate::validate, "test");
+        }
+        None => {}
     }
     let time_limit = Duration::try_from_secs_f64(args.time_limit).map_err(|_| {
         Failure::Usage(format!(
