@@ -23,6 +23,18 @@ use super::square::Square;
 /// The largest board side the backtracker handles.
 pub const MAX_N: usize = 64;
 
+/// How many search nodes pass between two [`Event::Tick`]s of [`Constraints::search`].
+pub const TICK_NODES: u64 = 1 << 16;
+
+/// What [`Constraints::search`] reports.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Event<'a> {
+    /// A placement: the row (0-based) of the queen of each column.
+    Placement(&'a [u8]),
+    /// Another [`TICK_NODES`] nodes were searched.
+    Tick,
+}
+
 /// Why a set of given queens cannot be part of any placement, before any search.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -96,9 +108,25 @@ impl Constraints {
         self.n
     }
 
+    /// Per column, the rows (bit `r` for row `r`) a queen may take: the one row of a given queen,
+    /// or every row that no given queen attacks.
+    pub fn allowed(&self) -> &[u64] {
+        &self.allowed
+    }
+
     /// Calls `visit` with every placement (rows of columns 0..n, 0-based) in lexicographic order,
     /// until it returns `Break`. Returns `Break` when it was stopped.
     pub fn for_each(&self, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> ControlFlow<()> {
+        self.search(|event| match event {
+            Event::Placement(rows) => visit(rows),
+            Event::Tick => ControlFlow::Continue(()),
+        })
+    }
+
+    /// Like [`Constraints::for_each`], but also reports [`Event::Tick`] every
+    /// [`TICK_NODES`] search nodes, so that a caller can look at the clock (flush an output,
+    /// honour a deadline) while placements are rare. Stops when `on` returns `Break`.
+    pub fn search(&self, mut on: impl FnMut(Event<'_>) -> ControlFlow<()>) -> ControlFlow<()> {
         let n = self.n;
         let all = full_mask(n);
         // Per depth: the rows still to try, and the attacked rows (row, down and up diagonals)
@@ -109,6 +137,7 @@ impl Constraints {
         let mut up = [0u64; MAX_N + 1];
         let mut placement = [0u8; MAX_N];
         let mut depth = 0usize;
+        let mut until_tick = TICK_NODES;
         todo[0] = self.allowed[0];
         loop {
             let candidates = todo[depth];
@@ -119,11 +148,16 @@ impl Constraints {
                 depth -= 1;
                 continue;
             }
+            until_tick -= 1;
+            if until_tick == 0 {
+                until_tick = TICK_NODES;
+                on(Event::Tick)?;
+            }
             let bit = candidates & candidates.wrapping_neg();
             todo[depth] = candidates ^ bit;
             placement[depth] = bit.trailing_zeros() as u8;
             if depth + 1 == n {
-                visit(&placement[..n])?;
+                on(Event::Placement(&placement[..n]))?;
                 continue;
             }
             rows_used[depth + 1] = rows_used[depth] | bit;
@@ -262,6 +296,31 @@ mod tests {
         let rows = first.unwrap();
         assert_eq!(rows.len(), 28);
         assert!(is_non_attacking(&rows));
+    }
+
+    #[test]
+    fn search_ticks_between_placements() {
+        let cons = Constraints::new(10, &[]).unwrap();
+        let (mut placements, mut ticks) = (0, 0);
+        let _ = cons.search(|event| {
+            match event {
+                Event::Placement(_) => placements += 1,
+                Event::Tick => ticks += 1,
+            }
+            ControlFlow::Continue(())
+        });
+        assert_eq!(placements, 724);
+        // The 10-queens search places a queen fewer than TICK_NODES times: no tick yet.
+        assert_eq!(ticks, 0);
+        let cons = Constraints::new(13, &[]).unwrap();
+        let mut ticks = 0;
+        let _ = cons.search(|event| {
+            if event == Event::Tick {
+                ticks += 1;
+            }
+            ControlFlow::Continue(())
+        });
+        assert!(ticks > 0);
     }
 
     #[test]
