@@ -9,6 +9,7 @@
 //! - One module per puzzle, each owning its input type, judge format and solver:
 //!   [`queens`] (seed 000), [`sultan`] (seed 001), [`showdown`] (seed 002, an optimiser),
 //!   [`tour`] (seed 003).
+//! - [`nqueens`]: seeds 000 and 001 generalised: any board, given queens, counting, best weights.
 //!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
@@ -26,6 +27,7 @@ pub mod core;
 pub mod error;
 pub mod input;
 pub mod judge;
+pub mod nqueens;
 pub mod output;
 pub mod queens;
 pub mod sample;

@@ -5,6 +5,7 @@ mod demo;
 mod io;
 mod kit;
 mod progress;
+mod nqueens;
 mod queens;
 mod showdown;
 mod sultan;
@@ -40,6 +41,8 @@ enum Command {
     Showdown(showdown::Args),
     /// Seed 003: the shortest queen tour past every knight to the bishop (POJ 2919).
     Tour(tour::Args),
+    /// General N-queens: any board up to 64x64, given queens; list, count, best weighted sum.
+    Nqueens(nqueens::Args),
     /// Solves every puzzle's sample (built in) and draws the answers.
     Demo,
 }
@@ -62,6 +65,7 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
         Command::Sultan(args) => sultan::run(args, &mut out),
         Command::Showdown(args) => showdown::run(args, &mut out),
         Command::Tour(args) => tour::run(args, &mut out),
+        Command::Nqueens(args) => nqueens::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
     }?;
     out.flush().map_err(Failure::Output)?;

@@ -1,0 +1,350 @@
+//! `chess-puzzles nqueens` through the real binary: counts against OEIS, listings and counts
+//! with given queens against a brute force over permutations written here, every listed
+//! placement checked on its own, the error cases, and the thread count not changing a count.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn run_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Runs `args`, expects exit code 2 and a message on standard error; returns the message.
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error") || err.contains("error:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// The number of placements of n queens, n = 1..=15 (OEIS A000170,
+/// https://oeis.org/A000170).
+const A000170: [u64; 15] = [
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+];
+
+/// True when the queens of `rows` (row of each column, 0-based) attack no one: checked
+/// square pair by square pair, independently of the crate.
+fn non_attacking(rows: &[usize]) -> bool {
+    let n = rows.len();
+    rows.iter().all(|&r| r < n)
+        && (0..n)
+            .all(|a| (a + 1..n).all(|b| rows[a] != rows[b] && rows[a].abs_diff(rows[b]) != b - a))
+}
+
+/// Every placement of n queens, found by trying every permutation, in lexicographic order.
+fn brute_force(n: usize) -> Vec<Vec<usize>> {
+    fn extend(prefix: &mut Vec<usize>, n: usize, out: &mut Vec<Vec<usize>>) {
+        if prefix.len() == n {
+            if non_attacking(prefix) {
+                out.push(prefix.clone());
+            }
+            return;
+        }
+        for r in 0..n {
+            if !prefix.contains(&r) {
+                prefix.push(r);
+                extend(prefix, n, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), n, &mut out);
+    out
+}
+
+/// Parses listing lines of 1-based rows into 0-based placements.
+fn parse_listing(text: &str, n: usize) -> Vec<Vec<usize>> {
+    text.lines()
+        .map(|line| {
+            let rows: Vec<usize> = line
+                .split(' ')
+                .map(|t| t.parse::<usize>().unwrap() - 1)
+                .collect();
+            assert_eq!(rows.len(), n, "{line}");
+            rows
+        })
+        .collect()
+}
+
+#[test]
+fn counts_match_oeis_a000170() {
+    for (i, &expected) in A000170.iter().enumerate() {
+        let n = (i + 1).to_string();
+        assert_eq!(
+            stdout(&run(&["nqueens", "count", &n])),
+            format!("{expected}\n"),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn listings_are_complete_sorted_and_valid() {
+    for n in 1..=9usize {
+        let text = stdout(&run(&["nqueens", "list", &n.to_string()]));
+        let listed = parse_listing(&text, n);
+        assert!(listed.iter().all(|p| non_attacking(p)));
+        assert_eq!(listed, brute_force(n), "n = {n}");
+        assert_eq!(listed.len() as u64, A000170[n - 1]);
+    }
+}
+
+#[test]
+fn random_given_queens_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let all: Vec<Vec<Vec<usize>>> = (0..=9).map(brute_force).collect();
+    let mut checked = 0;
+    let mut refused = 0;
+    while checked < 40 {
+        let n = rng.random_range(4..=9usize);
+        let k = rng.random_range(1..=3usize);
+        let fixes: Vec<(usize, usize)> = (0..k)
+            .map(|_| (rng.random_range(0..n), rng.random_range(0..n)))
+            .collect();
+        let mut args = vec!["nqueens".to_string(), "list".to_string(), n.to_string()];
+        for (r, c) in &fixes {
+            args.push("--fix".to_string());
+            args.push(format!("{},{}", r + 1, c + 1));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let consistent = fixes.iter().enumerate().all(|(i, a)| {
+            fixes[..i]
+                .iter()
+                .all(|b| a.0 != b.0 && a.1 != b.1 && a.0.abs_diff(b.0) != a.1.abs_diff(b.1))
+        });
+        if !consistent {
+            // Attacking or repeated queens are refused, naming them.
+            let err = fails(&args);
+            assert!(err.contains("attack") || err.contains("twice"), "{err}");
+            refused += 1;
+            continue;
+        }
+        let expected: Vec<Vec<usize>> = all[n]
+            .iter()
+            .filter(|p| fixes.iter().all(|&(r, c)| p[c] == r))
+            .cloned()
+            .collect();
+        let listed = parse_listing(&stdout(&run(&args)), n);
+        assert!(listed.iter().all(|p| non_attacking(p)));
+        assert_eq!(listed, expected, "{args:?}");
+        let mut count_args = args.clone();
+        count_args[1] = "count";
+        assert_eq!(
+            stdout(&run(&count_args)),
+            format!("{}\n", expected.len()),
+            "{count_args:?}"
+        );
+        checked += 1;
+    }
+    assert!(refused > 0);
+}
+
+/// A placement of n queens for even n with n % 6 != 2 (a classical construction: for
+/// i = 1..=n/2, queens on (i, 2i) and (n/2 + i, 2i - 1), 1-based row and column), as the row
+/// of each column, 0-based. Checked by `non_attacking` before use.
+fn constructed(n: usize) -> Vec<usize> {
+    let mut rows = vec![0; n];
+    for i in 1..=n / 2 {
+        rows[2 * i - 1] = i - 1;
+        rows[2 * i - 2] = n / 2 + i - 1;
+    }
+    rows
+}
+
+#[test]
+fn large_boards_with_given_queens() {
+    for (n, free) in [(64usize, 8usize), (52, 7), (40, 9)] {
+        let full = constructed(n);
+        assert!(non_attacking(&full), "the construction for n = {n}");
+        // Give every queen but those of `free` columns spread over the board.
+        let open_columns: Vec<usize> = (0..free).map(|i| i * (n - 1) / (free - 1)).collect();
+        let mut args: Vec<String> = vec!["nqueens".into(), "list".into(), n.to_string()];
+        for (c, r) in full.iter().enumerate() {
+            if !open_columns.contains(&c) {
+                args.push("--fix".into());
+                args.push(format!("{},{}", r + 1, c + 1));
+            }
+        }
+        // Brute force: every way to put the free rows on the free columns.
+        let free_rows: Vec<usize> = open_columns.iter().map(|&c| full[c]).collect();
+        let mut expected = Vec::new();
+        let mut perm = free_rows.clone();
+        perm.sort_unstable();
+        loop {
+            let mut rows = full.clone();
+            for (&c, &r) in open_columns.iter().zip(&perm) {
+                rows[c] = r;
+            }
+            if non_attacking(&rows) {
+                expected.push(rows);
+            }
+            if !next_permutation(&mut perm) {
+                break;
+            }
+        }
+        expected.sort();
+        let args_ref: Vec<&str> = args.iter().map(String::as_str).collect();
+        let listed = parse_listing(&stdout(&run(&args_ref)), n);
+        assert!(listed.contains(&full));
+        assert!(listed.iter().all(|p| non_attacking(p)));
+        assert_eq!(listed, expected, "n = {n}");
+        let mut count_args = args_ref.clone();
+        count_args[1] = "count";
+        assert_eq!(stdout(&run(&count_args)), format!("{}\n", expected.len()));
+    }
+}
+
+/// Steps `v` to its next permutation in lexicographic order; false after the last.
+fn next_permutation(v: &mut [usize]) -> bool {
+    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else {
+        return false;
+    };
+    let j = (i..v.len()).rev().find(|&j| v[j] > v[i - 1]).unwrap();
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}
+
+#[test]
+fn thread_counts_do_not_change_counts() {
+    for args in [
+        &["nqueens", "count", "13"][..],
+        &["nqueens", "count", "14", "--fix", "2,3"],
+        &["nqueens", "count", "16", "--fix", "5,1", "--fix", "1,7"],
+    ] {
+        let one = stdout(&run(&[args, &["--threads", "1"]].concat()));
+        let two = stdout(&run(&[args, &["--threads", "2"]].concat()));
+        let three = stdout(&run(&[args, &["--threads", "3"]].concat()));
+        assert_eq!(one, two, "{args:?}");
+        assert_eq!(one, three, "{args:?}");
+    }
+}
+
+#[test]
+fn formats_board_and_json() {
+    let board = stdout(&run(&[
+        "nqueens", "list", "5", "--fix", "1,1", "--format", "board",
+    ]));
+    assert!(board.starts_with("Placement 1: 1 3 5 2 4\n"), "{board}");
+    assert_eq!(board.matches('♕').count(), 2);
+    assert_eq!(board.matches('♛').count(), 8);
+    let json = stdout(&run(&["nqueens", "list", "4", "--format", "json"]));
+    assert_eq!(
+        json,
+        "{\"n\":4,\"placement\":1,\"rows\":[2,4,1,3]}\n{\"n\":4,\"placement\":2,\"rows\":[3,1,4,2]}\n"
+    );
+    let count = stdout(&run(&[
+        "nqueens", "count", "8", "--fix", "1,1", "--format", "json",
+    ]));
+    assert_eq!(count, "{\"n\":8,\"given\":[[1,1]],\"count\":4}\n");
+    let drawn = stdout(&run(&["nqueens", "count", "3", "--format", "board"]));
+    assert!(
+        drawn.starts_with("3x3 board, no queen given: 0 placements\n"),
+        "{drawn}"
+    );
+}
+
+#[test]
+fn bad_given_queens_are_named() {
+    let err = fails(&["nqueens", "list", "8", "--fix", "1,1", "--fix", "3,3"]);
+    assert!(err.contains("(1,1)") && err.contains("(3,3)"), "{err}");
+    let err = fails(&["nqueens", "count", "8", "--fix", "9,1"]);
+    assert!(err.contains("(9,1)") && err.contains("outside"), "{err}");
+    let err = fails(&["nqueens", "count", "8", "--fix", "0,4"]);
+    assert!(err.contains("(0,4)"), "{err}");
+    let err = fails(&["nqueens", "list", "8", "--fix", "2,5", "--fix", "2,5"]);
+    assert!(err.contains("(2,5)") && err.contains("twice"), "{err}");
+    let err = fails(&["nqueens", "count", "0"]);
+    assert!(err.contains("1..64"), "{err}");
+    fails(&["nqueens", "count", "65"]);
+    fails(&["nqueens", "list", "8", "--fix", "a,b"]);
+    fails(&["nqueens", "list", "8", "--fix", "3"]);
+    fails(&["nqueens", "count", "8", "--threads", "0"]);
+    let err = fails(&["nqueens", "count", "8", "--time-limit", "0"]);
+    assert!(err.contains("time-limit"), "{err}");
+    fails(&["nqueens", "count", "8", "--time-limit=-1"]);
+    fails(&["nqueens", "count", "8", "--time-limit", "nan"]);
+}
+
+#[test]
+fn a_time_limit_stops_a_long_count() {
+    let err = fails(&["nqueens", "count", "22", "--time-limit", "0.3"]);
+    assert!(err.contains("time limit"), "{err}");
+    let err = fails(&[
+        "nqueens",
+        "count",
+        "40",
+        "--fix",
+        "1,1",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert!(err.contains("time limit"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_listing_quietly() {
+    let mut child = bin()
+        .args(["nqueens", "list", "14"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert_eq!(
+        lines.next().unwrap().unwrap(),
+        "1 3 5 7 12 10 13 4 14 9 2 6 8 11"
+    );
+    drop(lines);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_limit_of_zero_lists_nothing() {
+    assert_eq!(stdout(&run(&["nqueens", "list", "8", "--limit", "0"])), "");
+    let _ = run_with_input(&["nqueens", "list", "4"], "");
+}
