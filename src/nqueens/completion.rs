@@ -1,9 +1,10 @@
 //! Counting the completions of given queens on any board up to 64x64, in parallel.
 //!
-//! The board is turned (transposed and/or mirrored, which changes no count) so that the search
-//! meets the tightest lines first; the lines of the given queens leave the search and what they
-//! attack is removed from the others ([`backtrack`](super::backtrack)). The first lines are then
-//! expanded into enough independent subtrees to keep every thread busy, and rayon counts them.
+//! The given queens are placed first; the rest is counted by forward checking with
+//! fewest-open-row branching ([`forward`](super::forward)), split into enough independent
+//! subtrees to keep every thread busy. A 64x64 board (one bit too many for the lanes) is
+//! counted by the plain [`backtrack`](super::backtrack) kernel instead, the board turned so
+//! that the search meets the given queens early.
 //!
 //! ```
 //! use chess_puzzles::nqueens::{completion, Control, Fix, Problem};
@@ -18,6 +19,8 @@ use crate::core::Square;
 use crate::core::placements::Constraints;
 
 use super::backtrack::{Lines, State};
+use super::count_all::split;
+use super::forward::{Board, Lane};
 use super::{Control, Problem};
 
 /// Subtrees wanted per search before the counting starts (enough for work stealing to even out
@@ -27,6 +30,49 @@ const TASKS: usize = 1024;
 /// The number of placements of `problem` (its given queens included), or `None` when `control`
 /// said stop. Counts on the current rayon pool and reports its subtrees to `control`.
 pub fn count(problem: &Problem, control: &Control) -> Option<u128> {
+    match problem.n() {
+        ..=8 => count_forward::<u32, 8>(problem, control),
+        9..=16 => count_forward::<u32, 16>(problem, control),
+        17..=24 => count_forward::<u32, 24>(problem, control),
+        25..=31 => count_forward::<u32, 32>(problem, control),
+        32..=63 => count_forward::<u64, 64>(problem, control),
+        _ => count_plain(problem, control),
+    }
+}
+
+/// [`count`] by forward checking, `L` lanes of type `T`.
+fn count_forward<T: Lane, const L: usize>(problem: &Problem, control: &Control) -> Option<u128> {
+    let board = Board::<T, L>::new(problem.n())?;
+    let queens: Vec<(usize, usize)> = problem
+        .given()
+        .iter()
+        .map(|s| (usize::from(s.row), usize::from(s.col)))
+        .collect();
+    let left = problem.n() - queens.len();
+    let Some((open, taken)) = board.start(board.empty(), &queens) else {
+        // The given queens leave a row or a column with nowhere to go.
+        return Some(0);
+    };
+    let no_ties = [T::ZERO; L];
+    let root = board.frame(open, taken, 0, left);
+    let tasks = split(&board, std::iter::once((0, root)), |_| &no_ties, TASKS);
+    control.add_total(tasks.len() as u64);
+    let counts: Option<Vec<u64>> = tasks
+        .par_iter()
+        .map(|&(_, frame)| {
+            if control.should_stop() {
+                return None;
+            }
+            let per_ties = board.count(frame, &no_ties, control)?;
+            control.add_done(1);
+            Some(per_ties[0])
+        })
+        .collect();
+    counts.map(|c| c.iter().map(|&x| u128::from(x)).sum())
+}
+
+/// [`count`] by the plain kernel (the 64x64 board).
+fn count_plain(problem: &Problem, control: &Control) -> Option<u128> {
     let lines = best_orientation(problem);
     let mut frontier = vec![lines.root()];
     while frontier.len() < TASKS && frontier.first().is_some_and(|s| s.depth + 1 < lines.len()) {
@@ -120,6 +166,22 @@ mod tests {
                     .all(|&(r, c)| u64::from(p[(c - 1) as usize]) + 1 == r)
             })
             .count() as u128
+    }
+
+    #[test]
+    fn both_kernels_agree() {
+        for (n, given) in [(9u64, vec![(1u64, 2u64)]), (10, vec![(4, 4), (9, 1)])] {
+            let fixes: Vec<Fix> = given.iter().map(|&(row, col)| Fix { row, col }).collect();
+            let p = Problem::new(n, &fixes).unwrap();
+            assert_eq!(
+                count_plain(&p, &Control::new()),
+                Some(brute(n as usize, &given))
+            );
+            assert_eq!(
+                count_forward::<u64, 64>(&p, &Control::new()),
+                Some(brute(n as usize, &given))
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Counting every placement of an empty n x n board: one placement in about eight is searched
-//! (symmetry), row by row from the top, and the last few rows are not searched but looked up.
+//! (symmetry), by forward checking with fewest-open-row branching ([`forward`](super::forward)).
 //!
 //! # Symmetry
 //! Every placement has one queen on each edge of the board (a corner queen on two). Reading
@@ -22,12 +22,9 @@
 //!   equal). The search visits that one, which stands for 8: row 0 on column 0, row 1 on
 //!   column `a >= 2`, column 1 closed to rows `2..=a`.
 //!
-//! # The search
-//! Rows are not filled top down. Every row keeps the set of columns still open on it (forward
-//! checking), all rows updated at once by one mask per square; the next row to fill is the one
-//! with the fewest open columns (a row with none, or a free column that no row can still take,
-//! ends the branch at once). On one thread this visits about a fifth of the nodes of the top
-//! down search with the same symmetry, at a few vector operations per node.
+//! The symmetry restrictions are closed squares and tie squares on the rows, so the search may
+//! fill the rows in any order. The classes are split into a few thousand subtrees, counted in
+//! parallel by rayon.
 //!
 //! ```
 //! use chess_puzzles::nqueens::{count_all, Control};
@@ -39,19 +36,14 @@
 use rayon::prelude::*;
 
 use super::backtrack::Lines;
+use super::forward::{Board, Frame, Lane, Ties};
 use super::{Control, MAX_N};
 
-/// The largest side counted this way (columns are bits of a `u32`, bit 31 marks a filled row).
+/// The largest side counted this way (columns are the bits of a `u32` lane).
 pub const MAX_FAST_N: usize = 31;
 
 /// The smallest side counted this way (smaller boards go to the plain kernel).
 const MIN_FAST_N: usize = 4;
-
-/// A row's mask once the row is filled.
-const FILLED: u32 = 1 << 31;
-
-/// How many pushes the search makes between two looks at [`Control::should_stop`].
-const CHECK_EVERY: u32 = 1 << 12;
 
 /// Subtrees wanted before the counting starts, for the threads to share.
 const TASKS: usize = 4096;
@@ -66,10 +58,11 @@ pub fn count(n: usize, control: &Control) -> Option<u128> {
     if !(MIN_FAST_N..=MAX_FAST_N).contains(&n) {
         return plain(n, control);
     }
-    if n <= 16 {
-        count_with::<16>(n, control)
-    } else {
-        count_with::<32>(n, control)
+    match n {
+        ..=8 => count_with::<8>(n, control),
+        9..=16 => count_with::<16>(n, control),
+        17..=24 => count_with::<24>(n, control),
+        _ => count_with::<32>(n, control),
     }
 }
 
@@ -83,27 +76,15 @@ fn plain(n: usize, control: &Control) -> Option<u128> {
     Some(u128::from(count))
 }
 
-/// [`count`] with `L >= n` lanes per board (16 or 32).
+/// [`count`] with `L >= n` lanes.
 fn count_with<const L: usize>(n: usize, control: &Control) -> Option<u128> {
-    let board = Board::<L>::new(n);
+    let board = Board::<u32, L>::new(n)?;
     let plans = plans(&board);
-    let mut tasks: Vec<(usize, Frame<L>)> = plans
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| board.frame(p.open, p.taken, 0, p.left).map(|f| (i, f)))
-        .collect();
-    while tasks.len() < TASKS && tasks.iter().all(|(_, f)| f.left > 3) {
-        tasks = tasks
-            .iter()
-            .flat_map(|&(i, f)| {
-                let plan = &plans[i];
-                board.children(f, &plan.ties).map(move |c| (i, c))
-            })
-            .collect();
-    }
+    let roots = plans.iter().enumerate().map(|(i, p)| (i, p.root));
+    let tasks = split(&board, roots, |i| &plans[i].ties, TASKS);
     control.add_total(tasks.len() as u64);
     // Per plan kind and tie count; weighed only at the end, where the division is exact.
-    let results: Option<Vec<(Kind, [u64; 6])>> = tasks
+    let results: Option<Vec<(Kind, [u64; 8])>> = tasks
         .par_iter()
         .map(|&(i, frame)| {
             if control.should_stop() {
@@ -115,8 +96,8 @@ fn count_with<const L: usize>(n: usize, control: &Control) -> Option<u128> {
             Some((plan.kind, per_ties))
         })
         .collect();
-    let mut corner = [0u128; 6];
-    let mut edge = [0u128; 6];
+    let mut corner = [0u128; 8];
+    let mut edge = [0u128; 8];
     for (kind, per_ties) in results? {
         let sums = if kind == Kind::Corner {
             &mut corner
@@ -130,9 +111,27 @@ fn count_with<const L: usize>(n: usize, control: &Control) -> Option<u128> {
     Some(weigh(Kind::Corner, &corner) + weigh(Kind::Edge, &edge))
 }
 
+/// Expands `roots` (tagged by their plan) breadth first until there are `target` subtrees or
+/// some has few rows left.
+pub(super) fn split<'a, T: Lane, const L: usize>(
+    board: &'a Board<T, L>,
+    roots: impl Iterator<Item = (usize, Frame<T, L>)>,
+    ties: impl Fn(usize) -> &'a Ties<T, L>,
+    target: usize,
+) -> Vec<(usize, Frame<T, L>)> {
+    let mut tasks: Vec<(usize, Frame<T, L>)> = roots.collect();
+    while !tasks.is_empty() && tasks.len() < target && tasks.iter().all(|(_, f)| f.left() > 3) {
+        tasks = tasks
+            .iter()
+            .flat_map(|&(i, f)| board.children(f, ties(i)).map(move |c| (i, c)))
+            .collect();
+    }
+    tasks
+}
+
 /// The number of placements that the visited ones, counted per number of tie squares, stand
 /// for; `per_ties` must cover every visited placement of its kind.
-fn weigh(kind: Kind, per_ties: &[u128; 6]) -> u128 {
+fn weigh(kind: Kind, per_ties: &[u128; 8]) -> u128 {
     match kind {
         Kind::Corner => 8 * per_ties.iter().sum::<u128>(),
         // Per tie count t the visits form whole classes, a class of k = 1 + t flags
@@ -154,248 +153,31 @@ enum Kind {
     Edge,
 }
 
-/// One symmetry class of the search: its first queens placed, the open columns of every row.
+/// One symmetry class of the search: its first queens placed, its tie squares.
 struct Plan<const L: usize> {
     kind: Kind,
-    /// Per row, the open columns ([`FILLED`] for a filled row).
-    open: [u32; L],
-    /// The columns taken.
-    taken: u32,
-    /// The rows still to fill.
-    left: usize,
-    /// Per row, its tie squares.
-    ties: [u32; L],
+    root: Frame<u32, L>,
+    ties: Ties<u32, L>,
 }
 
-/// The board's masks: what a queen on each square leaves open on every row.
-struct Board<const L: usize> {
-    n: usize,
-    /// The board's columns.
-    columns: u32,
-    /// `keep[row * n + col][r]`: the columns of row `r` that a queen on (`row`, `col`) does
-    /// not attack, [`FILLED`] kept; 0 for `r == row`.
-    keep: Vec<[u32; L]>,
-    /// `filled[row]`: [`FILLED`] on lane `row`, 0 elsewhere.
-    filled: Vec<[u32; L]>,
-}
-
-/// A node of the search: the open columns of every row and the row to branch on.
-#[derive(Copy, Clone, Debug)]
-struct Frame<const L: usize> {
-    open: [u32; L],
-    taken: u32,
-    /// The row to branch on (the one with the fewest open columns).
-    row: usize,
-    /// Its open columns not tried yet.
-    todo: u32,
-    /// Rows still to fill, this one included.
-    left: usize,
-    /// Tie squares taken so far.
-    ties: usize,
-}
-
-impl<const L: usize> Board<L> {
-    fn new(n: usize) -> Board<L> {
-        let columns = (1u32 << n) - 1;
-        let mut keep = vec![[FILLED | columns; L]; n * n];
-        let mut filled = vec![[0u32; L]; n];
-        for row in 0..n {
-            filled[row][row] = FILLED;
-            for col in 0..n {
-                let lanes = &mut keep[row * n + col];
-                for (r, lane) in lanes.iter_mut().enumerate().take(n) {
-                    if r == row {
-                        *lane = 0;
-                        continue;
-                    }
-                    let d = r.abs_diff(row);
-                    let mut attacked = 1u32 << col;
-                    if col + d < n {
-                        attacked |= 1 << (col + d);
-                    }
-                    if col >= d {
-                        attacked |= 1 << (col - d);
-                    }
-                    *lane &= !attacked;
-                }
-            }
-        }
-        Board {
-            n,
-            columns,
-            keep,
-            filled,
-        }
-    }
-
-    /// Places a queen on (`row`, `col`) into `open`; `None` if that leaves a row without an
-    /// open column or a free column without a row that can take it.
-    #[inline(always)]
-    fn place(&self, open: &[u32; L], taken: u32, row: usize, col: usize) -> Option<[u32; L]> {
-        let keep = self.keep.get(row * self.n + col)?;
-        let filled = self.filled.get(row)?;
-        let mut next = [0u32; L];
-        let mut any_empty = false;
-        let mut reachable = 0u32;
-        for i in 0..L {
-            let lane = (open[i] & keep[i]) | filled[i];
-            next[i] = lane;
-            any_empty |= lane == 0;
-            reachable |= lane;
-        }
-        let free = self.columns & !(taken | 1 << col);
-        (!any_empty && reachable & free == free).then_some(next)
-    }
-
-    /// The node for `open`: the unfilled row with the fewest open columns; `None` when no row
-    /// is left to branch on.
-    #[inline(always)]
-    fn frame(&self, open: [u32; L], taken: u32, ties: usize, left: usize) -> Option<Frame<L>> {
-        let row = fewest(&open);
-        let todo = open.get(row).copied()? & self.columns;
-        Some(Frame {
-            open,
-            taken,
-            row,
-            todo,
-            left,
-            ties,
-        })
-    }
-
-    /// The children of `f` (for splitting the work).
-    fn children<'a>(
-        &'a self,
-        f: Frame<L>,
-        ties: &'a [u32; L],
-    ) -> impl Iterator<Item = Frame<L>> + 'a {
-        let mut todo = f.todo;
-        std::iter::from_fn(move || {
-            while todo != 0 {
-                let bit = todo & todo.wrapping_neg();
-                todo ^= bit;
-                let col = bit.trailing_zeros() as usize;
-                if let Some(placed) = self.place(&f.open, f.taken, f.row, col) {
-                    let tie = usize::from(ties[f.row] & bit != 0);
-                    return self.frame(placed, f.taken | bit, f.ties + tie, f.left - 1);
-                }
-            }
-            None
-        })
-    }
-
-    /// The placements below `start` per number of tie squares taken, or `None` when `control`
-    /// said stop. `start.left >= 1`.
-    fn count(&self, start: Frame<L>, ties: &[u32; L], control: &Control) -> Option<[u64; 6]> {
-        let mut per_ties = [0u64; 6];
-        if start.left == 1 {
-            self.count_last(&start, ties, &mut per_ties);
-            return Some(per_ties);
-        }
-        let mut stack = [start; 33];
-        let first = start.left;
-        let mut top = 0usize;
-        let mut until_check = CHECK_EVERY;
-        loop {
-            let f = &mut stack[top & 31];
-            if f.todo == 0 {
-                if top == 0 {
-                    return Some(per_ties);
-                }
-                top -= 1;
-                continue;
-            }
-            let bit = f.todo & f.todo.wrapping_neg();
-            f.todo ^= bit;
-            let col = bit.trailing_zeros() as usize;
-            let (row, taken, left) = (f.row, f.taken, f.left);
-            let Some(placed) = self.place(&f.open, taken, row, col) else {
-                continue;
-            };
-            let tie = f.ties + usize::from(ties.get(row).is_some_and(|t| t & bit != 0));
-            let Some(child) = self.frame(placed, taken | bit, tie, left - 1) else {
-                continue;
-            };
-            if child.left == 1 {
-                self.count_last(&child, ties, &mut per_ties);
-                continue;
-            }
-            debug_assert!(first - child.left < 32);
-            top += 1;
-            stack[top & 31] = child;
-            until_check -= 1;
-            if until_check == 0 {
-                until_check = CHECK_EVERY;
-                if control.should_stop() {
-                    return None;
-                }
-            }
-        }
-    }
-
-    /// Counts the completions of a node with one row left: its open columns.
-    #[inline(always)]
-    fn count_last(&self, f: &Frame<L>, ties: &[u32; L], per_ties: &mut [u64; 6]) {
-        let tie = ties.get(f.row).copied().unwrap_or(0);
-        let on_ties = u64::from((f.todo & tie).count_ones());
-        let all = u64::from(f.todo.count_ones());
-        if let Some(slot) = per_ties.get_mut(f.ties) {
-            *slot += all - on_ties;
-        }
-        if let Some(slot) = per_ties.get_mut(f.ties + 1) {
-            *slot += on_ties;
-        }
-    }
-}
-
-/// The unfilled lane with the fewest open columns (the first of them); a filled lane only if
-/// every lane is filled.
-#[inline(always)]
-fn fewest<const L: usize>(open: &[u32; L]) -> usize {
-    let mut best = u16::MAX;
-    for (i, &lane) in open.iter().enumerate() {
-        let count = (lane & !FILLED).count_ones() as u16 + ((lane >> 31) as u16) * 63;
-        best = best.min(count << 5 | i as u16);
-    }
-    usize::from(best & 31)
-}
-
-/// Every symmetry class of an `n`x`n` board, `MIN_FAST_N <= n <= MAX_FAST_N`.
-fn plans<const L: usize>(board: &Board<L>) -> Vec<Plan<L>> {
-    let n = board.n;
-    let all = board.columns;
+/// Every symmetry class of the board.
+fn plans<const L: usize>(board: &Board<u32, L>) -> Vec<Plan<L>> {
+    let n = board.n();
+    let all = board.columns();
     let last = n - 1;
     let mut plans = Vec::new();
-    let mut open_rows = [FILLED; L];
-    for lane in open_rows.iter_mut().take(n) {
-        *lane = all;
-    }
-    // Places the first queens (row, column) of a plan on `open`.
-    let start = |mut open: [u32; L], queens: &[(usize, usize)]| {
-        let mut taken = 0u32;
-        for &(row, col) in queens {
-            if open.get(row)? & 1 << col == 0 {
-                return None;
-            }
-            open = board.place(&open, taken, row, col)?;
-            taken |= 1 << col;
-        }
-        Some((open, taken))
-    };
     // A queen in the top left corner, the queen of row 1 on column a.
     for a in 2..=last {
-        let mut open = open_rows;
+        let mut open = board.empty();
         for lane in open.iter_mut().take(a + 1).skip(2) {
             *lane &= !0b10;
         }
-        let Some((open, taken)) = start(open, &[(0, 0), (1, a)]) else {
+        let Some((open, taken)) = board.start(open, &[(0, 0), (1, a)]) else {
             continue;
         };
         plans.push(Plan {
             kind: Kind::Corner,
-            open,
-            taken,
-            left: n - 2,
+            root: board.frame(open, taken, 0, n - 2),
             ties: [0; L],
         });
     }
@@ -406,7 +188,7 @@ fn plans<const L: usize>(board: &Board<L>) -> Vec<Plan<L>> {
             // Then every border queen would stand on the middle: two on one row.
             continue;
         }
-        let mut open = open_rows;
+        let mut open = board.empty();
         for (row, lane) in open.iter_mut().enumerate().take(n) {
             if row < c || row > last - c {
                 *lane &= !side;
@@ -417,14 +199,12 @@ fn plans<const L: usize>(board: &Board<L>) -> Vec<Plan<L>> {
         ties[c] = side;
         ties[last - c] = side;
         ties[last] = 1 << c | 1 << (last - c);
-        let Some((open, taken)) = start(open, &[(0, c)]) else {
+        let Some((open, taken)) = board.start(open, &[(0, c)]) else {
             continue;
         };
         plans.push(Plan {
             kind: Kind::Edge,
-            open,
-            taken,
-            left: n - 1,
+            root: board.frame(open, taken, 0, n - 1),
             ties,
         });
     }
@@ -451,13 +231,11 @@ mod tests {
     }
 
     #[test]
-    fn both_lane_widths_agree() {
-        for n in 4..=13 {
-            assert_eq!(
-                count_with::<16>(n, &Control::new()),
-                count_with::<32>(n, &Control::new()),
-                "n = {n}"
-            );
+    fn lane_counts_agree() {
+        for n in 4..=8 {
+            let narrow = count_with::<8>(n, &Control::new());
+            assert_eq!(narrow, count_with::<16>(n, &Control::new()), "n = {n}");
+            assert_eq!(narrow, count_with::<32>(n, &Control::new()), "n = {n}");
         }
     }
 

@@ -3,8 +3,9 @@
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
-//! - [`count`] counts them: [`count_all`] (symmetry classes over the border queens) for an
-//!   empty board, [`completion`] otherwise; both in parallel on rayon, stoppable via [`Control`].
+//! - [`count`] counts them: [`count_all`] (one placement in eight, by symmetry) for an empty
+//!   board, [`completion`] otherwise; both by forward checking with fewest-open-row branching,
+//!   in parallel on rayon, stoppable via [`Control`].
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
 //! A placement is written as in seed 000: the row (1-based) of the queen of each column, left
@@ -23,6 +24,7 @@
 pub mod backtrack;
 pub mod completion;
 pub mod count_all;
+mod forward;
 
 use std::fmt;
 use std::io::{self, Write};
