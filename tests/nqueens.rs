@@ -348,3 +348,136 @@ fn a_limit_of_zero_lists_nothing() {
     assert_eq!(stdout(&run(&["nqueens", "list", "8", "--limit", "0"])), "");
     let _ = run_with_input(&["nqueens", "list", "4"], "");
 }
+
+/// The largest sum of weights under n queens by trying every permutation.
+fn brute_best(n: usize, w: &[u64]) -> u64 {
+    brute_force(n)
+        .iter()
+        .map(|p| p.iter().enumerate().map(|(c, &r)| w[r * n + c]).sum())
+        .max()
+        .unwrap()
+}
+
+fn board_input(boards: &[(usize, Vec<u64>)]) -> String {
+    let mut input = format!("{}\n", boards.len());
+    for (n, w) in boards {
+        input.push_str(&format!("{n}\n"));
+        for row in w.chunks(*n) {
+            let line: Vec<String> = row.iter().map(u64::to_string).collect();
+            input.push_str(&line.join(" "));
+            input.push('\n');
+        }
+    }
+    input
+}
+
+#[test]
+fn best_matches_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let boards: Vec<(usize, Vec<u64>)> = (0..40)
+        .map(|_| {
+            let n = [1usize, 4, 5, 6, 7, 8][rng.random_range(0..6)];
+            let top = [1u64, 3, 100, 4294967295][rng.random_range(0..4)];
+            (n, (0..n * n).map(|_| rng.random_range(0..=top)).collect())
+        })
+        .collect();
+    let input = board_input(&boards);
+    let expected: String = boards
+        .iter()
+        .map(|(n, w)| format!("{}\n", brute_best(*n, w)))
+        .collect();
+    let out = run_with_input(&["nqueens", "best"], &input);
+    assert_eq!(stdout(&out), expected);
+    // The JSON placements are valid and score what they claim.
+    let out = run_with_input(&["nqueens", "best", "--format", "json"], &input);
+    for (line, (n, w)) in stdout(&out).lines().zip(&boards) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rows: Vec<usize> = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap() as usize - 1)
+            .collect();
+        assert_eq!(rows.len(), *n);
+        assert!(non_attacking(&rows));
+        let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * n + c]).sum();
+        assert_eq!(v["score"].as_u64().unwrap(), score);
+        assert_eq!(score, brute_best(*n, w));
+    }
+}
+
+#[test]
+fn best_reads_the_sultan_sample_board() {
+    // Seed 001's board: 1..64 with 48 written twice and no 49; its answer is 260.
+    let w: Vec<u64> = (1..=64).map(|v| if v == 49 { 48 } else { v }).collect();
+    let out = run_with_input(&["nqueens", "best"], &board_input(&[(8, w)]));
+    assert_eq!(stdout(&out), "260\n");
+}
+
+#[test]
+fn best_answers_a_20x20_board() {
+    let mut rng = ChaCha8Rng::seed_from_u64(20);
+    let boards: Vec<(usize, Vec<u64>)> = (0..3)
+        .map(|_| (20, (0..400).map(|_| rng.random_range(1..=99)).collect()))
+        .collect();
+    let out = run_with_input(
+        &["nqueens", "best", "--format", "json"],
+        &board_input(&boards),
+    );
+    for (line, (n, w)) in stdout(&out).lines().zip(&boards) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rows: Vec<usize> = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap() as usize - 1)
+            .collect();
+        assert!(non_attacking(&rows));
+        let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * n + c]).sum();
+        assert_eq!(v["score"].as_u64().unwrap(), score);
+    }
+}
+
+/// Runs `nqueens best` on `input`; expects exit 2 and a located message naming `<stdin>`.
+fn best_fails(input: &str) -> String {
+    let out = run_with_input(&["nqueens", "best"], input);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{input:?}: {err}");
+    assert!(err.starts_with("error: <stdin>:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn best_input_errors_are_located() {
+    let err = best_fails("1\n2\n1 2\n3 4\n");
+    assert!(err.contains("<stdin>:2:1:") && err.contains("2x2"), "{err}");
+    let err = best_fails("1\n65\n");
+    assert!(err.contains("<stdin>:2:1:"), "{err}");
+    best_fails("1\n0\n");
+    best_fails("1\nfour\n");
+    let err = best_fails("1\n4\n1 2 3 4\n5 6 -7 8\n");
+    assert!(
+        err.contains("<stdin>:4:5:") && err.contains("row 2"),
+        "{err}"
+    );
+    best_fails("1\n4\n1 2 3 4\n5 6 7 4294967296\n");
+    let err = best_fails("2\n1\n5\n4\n1 2 3\n");
+    assert!(err.contains("board 2 of 2"), "{err}");
+    best_fails("1\n1\n5\n6\n");
+    best_fails("");
+    // Counts and sides too large to be real are refused before anything is allocated.
+    best_fails("99999999999999999999\n");
+    best_fails("1\n999999999999\n");
+}
+
+#[test]
+fn best_honours_a_time_limit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(64);
+    let w: Vec<u64> = (0..64 * 64).map(|_| rng.random_range(1..=1000)).collect();
+    let input = board_input(&[(64, w)]);
+    let out = run_with_input(&["nqueens", "best", "--time-limit", "0.5"], &input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("time limit"), "{err}");
+}

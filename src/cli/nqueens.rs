@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
+use chess_puzzles::nqueens::{self, BestRun, Control, Fix, ListOptions, Problem};
 
-use super::Format;
-use super::io::{Failure, Output, Verdict};
+use super::io::{Failure, Input, Output, Verdict};
+use super::{Format, SolveArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -28,6 +28,21 @@ enum Command {
     ///
     /// Exit code 2 with a message, and no count, when --time-limit runs out.
     Count(CountArgs),
+    /// The largest sum of weights under n non-attacking queens, for each board of the input:
+    /// k, then per board its side n (1 or 4..64) and n rows of n weights (0..4294967295).
+    ///
+    /// Exit code 2 with a message when --time-limit runs out (the boards answered so far are
+    /// written).
+    Best(BestArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BestArgs {
+    #[command(flatten)]
+    solve: SolveArgs,
+    /// Give up after this many seconds (exit code 2).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 /// The board and its given queens.
@@ -77,6 +92,46 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     match args.command {
         Command::List(args) => list(args, out),
         Command::Count(args) => count(args, out),
+        Command::Best(args) => best(args, out),
+    }
+}
+
+/// The control of a run with an optional time limit in seconds, counted from `started`.
+fn control(time_limit: Option<f64>, started: Instant) -> Result<Control, Failure> {
+    let Some(seconds) = time_limit else {
+        return Ok(Control::new());
+    };
+    let limit = Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "--time-limit: expected a positive number of seconds, found {seconds}"
+            ))
+        })?;
+    // A limit too far away to represent is no limit.
+    Ok(started
+        .checked_add(limit)
+        .map_or_else(Control::new, Control::with_deadline))
+}
+
+fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
+    let started = Instant::now();
+    let control = control(args.time_limit, started)?;
+    let input = Input::open(args.solve.input.as_ref(), out)?;
+    let format = args.solve.format.into();
+    let mut writer = out.clone();
+    let run = with_progress(&control, || {
+        nqueens::run_best(input.reader, &mut writer, format, &control)
+    })
+    .map_err(|e| Failure::from_run(&input.name, e))?;
+    match run {
+        BestRun::Finished => Ok(Verdict::Done),
+        BestRun::Stopped { answered } => Err(Failure::Usage(format!(
+            "time limit reached after {:.1} s with {answered} board{} answered",
+            started.elapsed().as_secs_f64(),
+            if answered == 1 { "" } else { "s" }
+        ))),
     }
 }
 
@@ -93,23 +148,7 @@ fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
 fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
     let started = Instant::now();
-    let control = match args.time_limit {
-        None => Control::new(),
-        Some(seconds) => {
-            let limit = Duration::try_from_secs_f64(seconds)
-                .ok()
-                .filter(|d| !d.is_zero())
-                .ok_or_else(|| {
-                    Failure::Usage(format!(
-                        "--time-limit: expected a positive number of seconds, found {seconds}"
-                    ))
-                })?;
-            // A limit too far away to represent is no limit.
-            started
-                .checked_add(limit)
-                .map_or_else(Control::new, Control::with_deadline)
-        }
-    };
+    let control = control(args.time_limit, started)?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         pool = pool.num_threads(usize::from(t));
@@ -139,7 +178,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
 
 /// Runs `work`; if it lasts over a second and standard error is a terminal, shows a progress
 /// bar of `control`'s parts there meanwhile (cleared at the end).
-fn with_progress<T: Send>(control: &Control, work: impl FnOnce() -> T + Send) -> T {
+fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
     if !io::stderr().is_terminal() {
         return work();
     }

@@ -12,7 +12,7 @@
 //! to right.
 //!
 //! ```
-//! use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
+//! use chess_puzzles::nqueens::{self, Control, ListOptions, Problem};
 //!
 //! let problem = Problem::new(6, &[]).unwrap();
 //! assert_eq!(nqueens::count(&problem, &Control::new()), Some(4));
@@ -22,12 +22,14 @@
 //! ```
 
 pub mod backtrack;
+pub mod best;
 pub mod completion;
 pub mod count_all;
 mod forward;
+pub mod hungarian;
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,7 +39,11 @@ use serde::Serialize;
 
 use crate::core::placements::{self, Constraints, Event};
 use crate::core::{Diagram, Square};
+use crate::error::{InputError, ParseError, ParseErrorKind, RunError};
+use crate::input::{Cases, Scanner, parse_digits};
 use crate::output::OutputFormat;
+
+use best::Weights;
 
 /// The largest board side of every `nqueens` command.
 pub const MAX_N: usize = placements::MAX_N;
@@ -418,6 +424,166 @@ pub struct JsonCount {
     pub given: Vec<[u32; 2]>,
     /// The number of placements.
     pub count: u128,
+}
+
+/// The largest weight `nqueens best` reads.
+pub const MAX_WEIGHT: u64 = u32::MAX as u64;
+
+/// Reads the boards of `nqueens best`: the count k, then per board its side n and n rows of n
+/// weights.
+pub struct BestReader<R> {
+    scanner: Scanner<R>,
+    cases: Cases,
+}
+
+impl<R: Read> BestReader<R> {
+    /// Reads the count of boards.
+    pub fn new(mut scanner: Scanner<R>) -> Result<BestReader<R>, InputError> {
+        let cases = Cases::read(&mut scanner, "the number of boards", "board")?;
+        Ok(BestReader { scanner, cases })
+    }
+
+    /// The announced number of boards.
+    pub fn total(&self) -> u64 {
+        self.cases.total()
+    }
+
+    /// The next board, or `None` after the last one (which also checks that nothing follows).
+    pub fn next_board(&mut self) -> Result<Option<Weights>, InputError> {
+        if self.cases.next(&mut self.scanner)?.is_none() {
+            return Ok(None);
+        }
+        let context = self.cases.context();
+        let expected =
+            format!("a board side 1 or 4..{MAX_N} (2x2 and 3x3 boards have no placement)");
+        let token = self
+            .scanner
+            .expect_token(&expected)
+            .map_err(|e| e.with_context(&context))?;
+        let side_position = token.position;
+        let n = match parse_digits(token.bytes) {
+            Some(n) if n == 1 || (4..=MAX_N as u64).contains(&n) => n as usize,
+            found => {
+                let kind = if found.is_some() || token.bytes.iter().all(u8::is_ascii_digit) {
+                    ParseErrorKind::OutOfRange
+                } else {
+                    ParseErrorKind::NotANumber
+                };
+                return Err(
+                    ParseError::new(token.position, kind, expected, token.describe())
+                        .with_context(&context)
+                        .into(),
+                );
+            }
+        };
+        let mut weights = Vec::with_capacity(n * n);
+        for row in 1..=n {
+            for _ in 0..n {
+                let w = self
+                    .scanner
+                    .next_u64("a weight 0..4294967295", 0, MAX_WEIGHT)
+                    .map_err(|e| e.with_context(format!("{context}, row {row}")))?;
+                weights.push(w as u32);
+            }
+        }
+        // The side was checked above and the weights counted.
+        Weights::new(n, weights).map(Some).map_err(|e| {
+            ParseError::new(side_position, ParseErrorKind::Invalid, e.to_string(), "").into()
+        })
+    }
+}
+
+/// How [`run_best`] ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum BestRun {
+    /// Every board was answered.
+    Finished,
+    /// `control` said stop while a board was being solved; that many were answered.
+    Stopped {
+        /// Boards answered before the stop.
+        answered: u64,
+    },
+}
+
+/// Answers every board of `input` on `out`, each as soon as it is solved: the best sum alone on
+/// a line, a diagram, or a JSON object. Reports the boards to `control` as parts of the work.
+///
+/// ```
+/// use chess_puzzles::nqueens::{run_best, BestRun, Control};
+/// use chess_puzzles::output::OutputFormat;
+///
+/// let board: String = (1..=64).map(|w| format!("{w} ")).collect();
+/// let mut out = Vec::new();
+/// let input = format!("2\n8 {board}\n1 7");
+/// let run = run_best(input.as_bytes(), &mut out, OutputFormat::Judge, &Control::new()).unwrap();
+/// assert_eq!(run, BestRun::Finished);
+/// assert_eq!(out, b"260\n7\n");
+/// ```
+pub fn run_best<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    format: OutputFormat,
+    control: &Control,
+) -> Result<BestRun, RunError> {
+    let mut reader = BestReader::new(Scanner::new(input))?;
+    control.add_total(reader.total());
+    let mut case = 0u64;
+    while let Some(board) = reader.next_board()? {
+        let Some(best) = best::solve(&board, control) else {
+            return Ok(BestRun::Stopped { answered: case });
+        };
+        case += 1;
+        control.add_done(1);
+        let written = match format {
+            OutputFormat::Judge => writeln!(out, "{}", best.score),
+            OutputFormat::Board => {
+                let separator = if case > 1 { "\n" } else { "" };
+                write!(out, "{separator}{}", render_best(case, &board, &best))
+            }
+            OutputFormat::Json => {
+                let json = JsonBest {
+                    board: case,
+                    n: board.n(),
+                    score: best.score,
+                    rows: best.placement.iter().map(|&r| u32::from(r) + 1).collect(),
+                };
+                serde_json::to_writer(&mut *out, &json)
+                    .map_err(io::Error::from)
+                    .and_then(|()| out.write_all(b"\n"))
+            }
+        };
+        written.map_err(RunError::Output)?;
+    }
+    Ok(BestRun::Finished)
+}
+
+/// The board drawn with its weights, the queens of the best placement marked `♛`.
+pub fn render_best(case: u64, board: &Weights, best: &best::Best) -> String {
+    let n = board.n();
+    let mut d = Diagram::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            d.set(Square::new(r as u8, c as u8), board.get(r, c).to_string());
+        }
+    }
+    for (c, &r) in best.placement.iter().enumerate() {
+        let w = board.get(usize::from(r), c);
+        d.set(Square::new(r, c as u8), format!("{QUEEN}{w}"));
+    }
+    format!("Board {case} ({n}x{n}): best score {}\n{d}", best.score)
+}
+
+/// One board's answer for programs (`--format json`).
+#[derive(Debug, Serialize)]
+pub struct JsonBest {
+    /// The board's number, from 1.
+    pub board: u64,
+    /// Its side.
+    pub n: usize,
+    /// The best sum.
+    pub score: u64,
+    /// A best placement: the rows (1-based) of the queens of columns 1..n.
+    pub rows: Vec<u32>,
 }
 
 #[cfg(test)]
