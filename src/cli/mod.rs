@@ -4,8 +4,8 @@
 mod demo;
 mod io;
 mod kit;
-mod progress;
 mod nqueens;
+mod progress;
 mod queens;
 mod showdown;
 mod sultan;

@@ -10,8 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use chess_puzzles::nqueens::{self, BestRun, Control, Fix, ListOptions, Problem};
 
+use super::SolveArgs;
 use super::io::{Failure, Input, Output, Verdict};
-use super::{Format, SolveArgs};
+use chess_puzzles::output::OutputFormat;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -70,7 +71,7 @@ struct ListArgs {
     limit: Option<u64>,
     /// How to write the placements.
     #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    format: OutputFormat,
 }
 
 #[derive(Debug, clap::Args)]
@@ -85,7 +86,7 @@ struct CountArgs {
     time_limit: Option<f64>,
     /// How to write the count.
     #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    format: OutputFormat,
 }
 
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
@@ -119,7 +120,7 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let started = Instant::now();
     let control = control(args.time_limit, started)?;
     let input = Input::open(args.solve.input.as_ref(), out)?;
-    let format = args.solve.format.into();
+    let format = args.solve.format;
     let mut writer = out.clone();
     let run = with_progress(&control, || {
         nqueens::run_best(input.reader, &mut writer, format, &control)
@@ -138,7 +139,7 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
 fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
     let options = ListOptions {
-        format: args.format.into(),
+        format: args.format,
         limit: args.limit,
     };
     nqueens::list(&problem, out, &options).map_err(Failure::Output)?;
@@ -161,8 +162,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     });
     match result {
         Some(count) => {
-            nqueens::write_count(out, &problem, count, args.format.into())
-                .map_err(Failure::Output)?;
+            nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?;
             Ok(Verdict::Done)
         }
         None => {
