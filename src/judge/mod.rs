@@ -3,6 +3,7 @@
 //! ([`compare`]), and reproducible random numbers for generators ([`Rng`]).
 
 pub mod compare;
+pub mod span;
 pub mod strict;
 
 use std::io::{self, Read};

@@ -15,7 +15,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::instance::{MAX_COST, MAX_SIDE};
-use crate::judge::{self, Rng};
+use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
@@ -118,11 +118,7 @@ impl Default for Sizes {
 
 impl fmt::Display for Sizes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.min == self.max {
-            write!(f, "{}", self.min)
-        } else {
-            write!(f, "{}-{}", self.min, self.max)
-        }
+        span::Shown(self.min, self.max).fmt(f)
     }
 }
 
@@ -135,14 +131,7 @@ impl FromStr for Sizes {
     type Err = SizesError;
 
     fn from_str(text: &str) -> Result<Sizes, SizesError> {
-        let number = |t: &str| -> Option<usize> {
-            // Plain digits only: no sign, no spaces.
-            if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            t.parse().ok()
-        };
-        span(text, number)
+        span::parse(text, span::whole_number)
             .and_then(|(a, b)| Sizes::new(a, b))
             .ok_or_else(|| SizesError(text.to_string()))
     }
@@ -222,17 +211,9 @@ impl FromStr for Densities {
             }
             t.parse().ok()
         };
-        span(text, number)
+        span::parse(text, number)
             .and_then(|(a, b)| Densities::new(a, b))
             .ok_or_else(|| DensitiesError(text.to_string()))
-    }
-}
-
-/// `A-B` or `A` (meaning `A-A`), each end read by `number`.
-fn span<T: Copy>(text: &str, number: impl Fn(&str) -> Option<T>) -> Option<(T, T)> {
-    match text.split_once('-') {
-        Some((a, b)) => number(a).zip(number(b)),
-        None => number(text).map(|v| (v, v)),
     }
 }
 

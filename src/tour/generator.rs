@@ -14,7 +14,7 @@ use rand::seq::SliceRandom;
 
 use super::{MAX_KNIGHTS, Scenario, ScenarioError};
 use crate::core::{Bitboard, CLASSIC, Square};
-use crate::judge::{self, Rng};
+use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
@@ -97,11 +97,7 @@ impl Default for Knights {
 
 impl fmt::Display for Knights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.min == self.max {
-            write!(f, "{}", self.min)
-        } else {
-            write!(f, "{}-{}", self.min, self.max)
-        }
+        span::Shown(self.min, self.max).fmt(f)
     }
 }
 
@@ -114,18 +110,7 @@ impl FromStr for Knights {
     type Err = KnightsError;
 
     fn from_str(text: &str) -> Result<Knights, KnightsError> {
-        let number = |t: &str| -> Option<usize> {
-            // Plain digits only: no sign, no spaces.
-            if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            t.parse().ok()
-        };
-        let range = match text.split_once('-') {
-            Some((a, b)) => number(a).zip(number(b)),
-            None => number(text).map(|k| (k, k)),
-        };
-        range
+        span::parse(text, span::whole_number)
             .and_then(|(a, b)| Knights::new(a, b))
             .ok_or_else(|| KnightsError(text.to_string()))
     }
