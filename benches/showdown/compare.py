@@ -32,14 +32,17 @@ def main():
     ap.add_argument("--solver-args", default="")
     ap.add_argument("--greedy", action="store_true", help="also run the plain greedy")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--per-test", help="write one line per test to this TSV file")
     args = ap.parse_args()
+    rows = []
     optima = {}
     if args.optima:
         for line in open(args.optima):
             f = line.rstrip("\n").split("\t")
             if f[0] == "file":
                 continue
-            optima[f[0], int(f[1])] = (f[4] == "Optimal", int(float(f[5])), float(f[6]))
+            best = int(float(f[5])) if f[5] not in ("inf", "nan") else None
+            optima[f[0], int(f[1])] = (f[4] == "Optimal", best, float(f[6]))
     tot = {"ours": 0.0, "greedy": 0.0, "lb": 0.0, "opt": 0.0}
     equal = comparable = 0
     proven_ours = proven_opt = 0.0
@@ -55,10 +58,14 @@ def main():
         s_opt = 0.0
         all_proven = True
         eq = proven = 0
-        for c in ours:
+        for j, c in enumerate(ours):
             n2 = c["side"] ** 2
             key = (name, c["case"])
             lb = c["lower_bound"]
+            milp = optima.get(key, (False, None, float("nan")))
+            rows.append((name, c["case"], c["side"], c["kings"], c["cost"],
+                         greedy[j]["cost"] if greedy else "", c["lower_bound"],
+                         "Optimal" if milp[0] else "-", milp[1] if milp[1] is not None else "", milp[2]))
             if key in optima:
                 ok, best, bound = optima[key]
                 lb = max(lb, int(-(-bound // 1)) if bound > 0 else 0)
@@ -89,6 +96,11 @@ def main():
             opt_files += 1
             tot["opt"] += s_opt
         print(f"{name}\t{s_ours:.3f}\t{s_greedy:.3f}\t{s_lb:.3f}\t{opt_text}\t{eq}/{proven}\t{secs:.2f}")
+    if args.per_test:
+        with open(args.per_test, "w") as fh:
+            fh.write("file\ttest\tside\tkings\tours\tgreedy\tour_bound\tmilp_status\tmilp_best\tmilp_bound\n")
+            for r in rows:
+                fh.write("\t".join(map(str, r)) + "\n")
     print(f"TOTAL\t{tot['ours']:.3f}\t{tot['greedy']:.3f}\t{tot['lb']:.3f}\t-\t{equal}/{comparable}")
     print(f"ours vs bound: +{100 * (tot['ours'] / tot['lb'] - 1):.3f}%")
     if proven_opt:

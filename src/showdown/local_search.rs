@@ -113,7 +113,29 @@ impl<'a, G: Rng> Search<'a, G> {
 
     /// Searches until a limit is reached or `stop` is raised; returns the best answer found.
     pub fn run(mut self, limits: &Limits, stop: &AtomicBool) -> Found {
-        while self.step < limits.steps && self.best_cost > limits.target {
+        self.resume(limits, stop);
+        Found {
+            cost: self.best_cost,
+            pieces: self.best,
+            steps: self.step,
+        }
+    }
+
+    /// The cost of the best answer found so far.
+    pub fn best_cost(&self) -> u64 {
+        self.best_cost
+    }
+
+    /// The best answer found so far.
+    pub fn best(&self) -> &[Placement] {
+        &self.best
+    }
+
+    /// Searches on from where the last call stopped (`limits.steps` more steps at most), until
+    /// a limit is reached or `stop` is raised. Returns the best cost found so far.
+    pub fn resume(&mut self, limits: &Limits, stop: &AtomicBool) -> u64 {
+        let end = self.step.saturating_add(limits.steps);
+        while self.step < end && self.best_cost > limits.target {
             if self.step.is_multiple_of(64)
                 && (stop.load(Ordering::Relaxed)
                     || limits.deadline.is_some_and(|d| Instant::now() >= d))
@@ -127,6 +149,8 @@ impl<'a, G: Rng> Search<'a, G> {
                     self.best = self.board.placements();
                     self.improved_at = self.step;
                     if self.best_cost <= limits.target {
+                        // It cannot be beaten: the other searches may stop too.
+                        stop.store(true, Ordering::Relaxed);
                         break;
                     }
                 }
@@ -147,11 +171,7 @@ impl<'a, G: Rng> Search<'a, G> {
             self.best_cost = self.board.cost();
             self.best = self.board.placements();
         }
-        Found {
-            cost: self.best_cost,
-            pieces: self.best,
-            steps: self.step,
-        }
+        self.best_cost
     }
 
     /// Removes the piece whose removal loses the least weight per price (oldest first among
