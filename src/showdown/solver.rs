@@ -66,6 +66,11 @@ const EXACT_KINGS: usize = 16;
 const EXACT_SIDE: usize = 5;
 /// The node limit of the exact search.
 const EXACT_NODES: u64 = 200_000;
+/// The part of each search's time given to large-neighbourhood moves on its best answer
+/// ([`Search::polish`]).
+const POLISH_SHARE: f64 = 0.25;
+/// With a step count instead of a time, one large-neighbourhood move per this many steps.
+const STEPS_PER_POLISH: u64 = 2500;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
 const UNLIMITED: u64 = u64::MAX;
 
@@ -335,10 +340,21 @@ impl Prepared<'_> {
             deadline,
             target,
         };
+        // The local search first, then large-neighbourhood moves on its best answer.
+        let now = Instant::now();
+        let limits = Limits {
+            deadline: deadline
+                .map(|d| now + d.saturating_duration_since(now).mul_f64(1.0 - POLISH_SHARE)),
+            ..limits
+        };
+        let tries = steps.map_or(u64::MAX, |n| n / STEPS_PER_POLISH);
         let stop = AtomicBool::new(false);
         searches
             .par_iter_mut()
-            .map(|s| s.resume(&limits, &stop))
+            .map(|s| {
+                s.resume(&limits, &stop);
+                s.polish(tries, deadline, target)
+            })
             .min()
             .unwrap_or(u64::MAX)
     }
