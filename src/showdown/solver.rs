@@ -68,7 +68,7 @@ const EXACT_SIDE: usize = 5;
 const EXACT_NODES: u64 = 200_000;
 /// The part of each search's time given to large-neighbourhood moves on its best answer
 /// ([`Search::polish`]).
-const POLISH_SHARE: f64 = 0.25;
+const POLISH_SHARE: f64 = 0.1;
 /// With a step count instead of a time, one large-neighbourhood move per this many steps.
 const STEPS_PER_POLISH: u64 = 2500;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
