@@ -60,10 +60,11 @@ pub enum SolveError {
 }
 
 /// Boards with at most this many kings, or of at most [`EXACT_SIDE`], are first tried by the
-/// exact search (with a node limit and a fifth of the test's time).
-const EXACT_KINGS: usize = 16;
+/// exact search (with a node limit and a fifth of the test's time): it proves most boards up
+/// to 10x10 in milliseconds, whose time then goes to the others.
+const EXACT_KINGS: usize = 30;
 /// See [`EXACT_KINGS`].
-const EXACT_SIDE: usize = 5;
+const EXACT_SIDE: usize = 10;
 /// The node limit of the exact search.
 const EXACT_NODES: u64 = 200_000;
 /// The part of each search's time given to large-neighbourhood moves on its best answer
@@ -88,8 +89,10 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
 /// The part of the first round's time in the whole search time (see [`solve_all`]).
 const FIRST_ROUND: f64 = 0.4;
 /// The part of the second round's time shared equally among the open tests; the rest goes by
-/// how much each gained in the second half of the first round.
+/// each test's weight (see [`solve_all`]).
 const EQUAL_SHARE: f64 = 0.25;
+/// The improvement a test is credited with before any is seen, as a part of its score.
+const PRIOR_GAIN: f64 = 0.002;
 
 /// Solves every test of an input within `time_limit` in all, handing each answer to `each`
 /// (test number from 1, answer) in order.
@@ -97,10 +100,12 @@ const EQUAL_SHARE: f64 = 0.25;
 /// Every test is first [prepared](prepare) (both cores, each test at most its equal share of
 /// the time). The search time left is then spent in two rounds. In the first, every open
 /// test gets an equal share, in two halves; in the second, the searches go on where they
-/// stopped: a part of the time is shared equally again, the rest in proportion to what each
-/// test gained in the second half of its first round, in score (cost / n²). So the time goes
-/// to the tests whose score still falls, not to those already settled, and a test that
-/// finishes early leaves its time to those after it. With `steps` set, the time plays no
+/// stopped: a part of the time is shared equally again, the rest in proportion to a weight in
+/// score (cost / n²): what the test gained in the second half of its first round, plus how
+/// far apart its searches' answers are, plus a small part of its score. So the time goes to
+/// the tests whose score still falls or whose searches disagree, in proportion to what they
+/// weigh in the total, not to those already settled; a test that finishes early leaves its
+/// time to those after it. With `steps` set, the time plays no
 /// part: each search makes that many steps, and the answers depend only on `seed`.
 pub fn solve_all<E>(
     instances: &[Instance],
@@ -122,9 +127,9 @@ pub fn solve_all<E>(
     let left = |start: Instant| time_limit.saturating_sub(start.elapsed());
     let open = prepared.iter().filter(|p| !p.is_done()).count();
     let round = left(start).mul_f64(FIRST_ROUND) / u32::try_from(open.max(1)).unwrap_or(1);
-    // First round, and the gain of each test in its second half.
+    // First round, and the weight of each test.
     let mut searches = Vec::with_capacity(prepared.len());
-    let mut gains = vec![0.0f64; prepared.len()];
+    let mut weights = vec![0.0f64; prepared.len()];
     for (i, p) in prepared.iter().enumerate() {
         let now = Instant::now();
         let deadline = |part: f64| steps.is_none().then(|| now + round.mul_f64(part));
@@ -133,7 +138,11 @@ pub fn solve_all<E>(
             let first_steps = steps.map(|n| n / 2);
             let half = p.search(&mut s, first_steps, deadline(0.5));
             let end = p.search(&mut s, steps.map(|n| n - n / 2), deadline(1.0));
-            gains[i] = score(half.saturating_sub(end), p.instance.side());
+            let worst = s.iter().map(Search::best_cost).max().unwrap_or(end);
+            let side = p.instance.side();
+            weights[i] = score(half.saturating_sub(end), side)
+                + score(worst - end, side)
+                + PRIOR_GAIN * score(end, side);
         }
         searches.push(s);
     }
@@ -141,9 +150,9 @@ pub fn solve_all<E>(
     let mut still_open = searches.iter().filter(|s| !s.is_empty()).count().max(1);
     for (i, (p, mut s)) in prepared.iter().zip(searches).enumerate() {
         if steps.is_none() && !s.is_empty() {
-            let total_gain: f64 = gains[i..].iter().sum();
-            let part = if total_gain > 0.0 {
-                EQUAL_SHARE / still_open as f64 + (1.0 - EQUAL_SHARE) * gains[i] / total_gain
+            let total: f64 = weights[i..].iter().sum();
+            let part = if total > 0.0 {
+                EQUAL_SHARE / still_open as f64 + (1.0 - EQUAL_SHARE) * weights[i] / total
             } else {
                 1.0 / still_open as f64
             };
