@@ -60,7 +60,7 @@ pub enum SolveError {
 }
 
 /// Boards with at most this many kings, or of at most [`EXACT_SIDE`], are first tried by the
-/// exact search (with a node limit and a fifth of the test's time): it proves most boards up
+/// exact search (with a node limit and a fifth of the test's time): it proves many boards up
 /// to 10x10 in milliseconds, whose time then goes to the others.
 const EXACT_KINGS: usize = 30;
 /// See [`EXACT_KINGS`].
