@@ -4,10 +4,15 @@
 
 use chess_puzzles::core::pieces::PieceKind;
 use chess_puzzles::core::{Square, SquareSet};
+use std::sync::atomic::AtomicBool;
+
+use chess_puzzles::showdown::board::Board;
 use chess_puzzles::showdown::candidates::Candidates;
-use chess_puzzles::showdown::exhaustive::{Outcome, optimum};
+use chess_puzzles::showdown::construction::{greedy, prune};
+use chess_puzzles::showdown::exhaustive::{Outcome, complete, optimum};
 use chess_puzzles::showdown::judge::verify;
-use chess_puzzles::showdown::solver::{Budget, solve};
+use chess_puzzles::showdown::local_search::{Limits, Search};
+use chess_puzzles::showdown::solver::{Budget, solve, solve_all};
 use chess_puzzles::showdown::{Instance, Placement};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -288,4 +293,189 @@ fn a_cheap_cannon_uses_a_screen() {
     assert_eq!(solution.answer.cost, 2);
     assert!(solution.optimal());
     assert!(literally_valid(&instance, &solution.answer.pieces));
+}
+
+/// A greedy answer, pruned, on a board of the instance.
+fn greedy_board(
+    instance: &Instance,
+    candidates: &Candidates,
+    rng: &mut ChaCha8Rng,
+) -> Option<Board> {
+    let mut board = Board::new(instance);
+    if !greedy(&mut board, candidates, 0.3, rng, None) {
+        return None;
+    }
+    prune(&mut board);
+    Some(board)
+}
+
+#[test]
+fn completing_a_board_checks_every_king_for_less() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut completed = 0;
+    for _ in 0..400 {
+        let n = rng.random_range(3..=10usize);
+        let density = rng.random_range(0.05..0.8);
+        let costs = random_costs(&mut rng);
+        let Some(instance) = random_instance(&mut rng, n, density, costs) else {
+            continue;
+        };
+        let candidates = Candidates::new(&instance);
+        let Some(mut board) = greedy_board(&instance, &candidates, &mut rng) else {
+            continue;
+        };
+        // Take some pieces away; any completion cheaper than twice what they cost will do.
+        let mut removed = 0u64;
+        let mut scratch = Vec::new();
+        let cells: Vec<usize> = board.piece_cells().collect();
+        for p in cells {
+            if rng.random_bool(0.4)
+                && let Some(kind) = board.piece_at(p)
+            {
+                removed += u64::from(instance.cost(kind));
+                board.remove(p, &mut scratch);
+            }
+        }
+        if board.unchecked() == 0 {
+            continue;
+        }
+        let rest = board.cost();
+        let below = 2 * removed + 1;
+        if let Some((added, pieces)) = complete(board, &candidates, below, 3000) {
+            assert!(added < below);
+            assert!(
+                literally_valid(&instance, &pieces),
+                "{instance:?} {pieces:?}"
+            );
+            assert_eq!(verify(&instance, &pieces), Ok(rest + added));
+            completed += 1;
+        }
+    }
+    assert!(completed > 50, "{completed}");
+}
+
+#[test]
+fn large_neighbourhood_moves_keep_the_best_answer_valid_and_never_dearer() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut improved = 0;
+    let mut tried = 0;
+    while tried < 60 {
+        let n = rng.random_range(5..=12usize);
+        let density = rng.random_range(0.1..0.8);
+        let costs = random_costs(&mut rng);
+        let Some(instance) = random_instance(&mut rng, n, density, costs) else {
+            continue;
+        };
+        let candidates = Candidates::new(&instance);
+        let Some(board) = greedy_board(&instance, &candidates, &mut rng) else {
+            continue;
+        };
+        tried += 1;
+        let before = board.cost();
+        let search_rng = ChaCha8Rng::seed_from_u64(rng.random());
+        let mut search = Search::new(board, &candidates, search_rng);
+        let cost = search.polish(40, None, 0);
+        assert!(cost <= before);
+        assert_eq!(cost, search.best_cost());
+        assert!(literally_valid(&instance, search.best()));
+        assert_eq!(verify(&instance, search.best()), Ok(cost));
+        improved += usize::from(cost < before);
+        // The local search goes on from the polished answer and keeps it valid.
+        let limits = Limits {
+            steps: 500,
+            deadline: None,
+            target: 0,
+        };
+        let after = search.resume(&limits, &AtomicBool::new(false));
+        assert!(after <= cost);
+        assert_eq!(verify(&instance, search.best()), Ok(after));
+    }
+    assert!(improved > 0);
+}
+
+#[test]
+fn a_search_resumed_in_parts_is_the_same_as_one_run() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut compared = 0;
+    while compared < 20 {
+        let costs = random_costs(&mut rng);
+        let Some(instance) = random_instance(&mut rng, 11, 0.35, costs) else {
+            continue;
+        };
+        let candidates = Candidates::new(&instance);
+        let Some(board) = greedy_board(&instance, &candidates, &mut rng) else {
+            continue;
+        };
+        let seed = rng.random();
+        let stop = AtomicBool::new(false);
+        let limits = |steps| Limits {
+            steps,
+            deadline: None,
+            target: 0,
+        };
+        let mut whole = Search::new(board.clone(), &candidates, ChaCha8Rng::seed_from_u64(seed));
+        whole.resume(&limits(3000), &stop);
+        let mut parts = Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(seed));
+        parts.resume(&limits(1000), &stop);
+        parts.resume(&limits(2000), &stop);
+        assert_eq!(whole.best_cost(), parts.best_cost());
+        assert_eq!(whole.best(), parts.best());
+        compared += 1;
+    }
+}
+
+#[test]
+fn a_whole_input_is_answered_in_order_within_its_time() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let mut instances = Vec::new();
+    while instances.len() < 8 {
+        let n = rng.random_range(2..=14usize);
+        let density = rng.random_range(0.05..0.85);
+        let costs = random_costs(&mut rng);
+        if let Some(i) = random_instance(&mut rng, n, density, costs) {
+            instances.push(i);
+        }
+    }
+    // With the clock: every answer valid, in order, and the whole within its time (with room
+    // for a loaded machine).
+    let start = std::time::Instant::now();
+    let mut seen = Vec::new();
+    solve_all(
+        &instances,
+        std::time::Duration::from_millis(800),
+        None,
+        5,
+        |case, solved| {
+            let solution = solved.map_err(|e| e.to_string())?;
+            let instance = &instances[case - 1];
+            assert!(literally_valid(instance, &solution.answer.pieces));
+            assert_eq!(
+                verify(instance, &solution.answer.pieces),
+                Ok(solution.answer.cost)
+            );
+            assert!(solution.lower_bound <= solution.answer.cost);
+            seen.push(case);
+            Ok::<(), String>(())
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, (1..=instances.len()).collect::<Vec<_>>());
+    assert!(start.elapsed() < std::time::Duration::from_millis(2500));
+    // With a step count: the same answers every time.
+    let answers = || {
+        let mut costs = Vec::new();
+        solve_all(
+            &instances,
+            std::time::Duration::ZERO,
+            Some(2000),
+            5,
+            |_, solved| {
+                costs.push(solved.map(|s| s.answer).map_err(|e| e.to_string())?);
+                Ok::<(), String>(())
+            },
+        )
+        .unwrap();
+        costs
+    };
+    assert_eq!(answers(), answers());
 }

@@ -108,6 +108,38 @@ pub fn optimum(
     }
 }
 
+/// Completes `board`, on which some kings are not in check, with the cheapest pieces the same
+/// branch and bound finds within `limit` nodes, keeping every king now in check in check at
+/// every step (a heuristic: completions that take a check away and give it back are not
+/// seen). Returns the cost of the pieces added and every piece of the completed board, when
+/// the pieces added cost less than `below`.
+pub fn complete(
+    board: Board,
+    candidates: &Candidates,
+    below: u64,
+    limit: u64,
+) -> Option<(u64, Vec<Placement>)> {
+    let stride = board.side() + 4;
+    let assigned = (0..board.king_count())
+        .filter(|&k| board.checks(k) > 0)
+        .collect();
+    let mut dfs = Dfs {
+        candidates,
+        board,
+        best_cost: below,
+        best: None,
+        nodes: 0,
+        limit,
+        deadline: None,
+        assigned,
+        scratch: Vec::new(),
+        marks: vec![0; stride * stride],
+        mark: 0,
+    };
+    dfs.search(0);
+    dfs.best.map(|pieces| (dfs.best_cost, pieces))
+}
+
 impl Dfs<'_> {
     /// Returns false when the node limit stopped the search.
     fn search(&mut self, cost: u64) -> bool {

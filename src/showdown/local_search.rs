@@ -19,6 +19,7 @@ use crate::core::pieces::PieceKind;
 
 use super::board::{Board, Change};
 use super::candidates::Candidates;
+use super::exhaustive;
 use super::instance::Placement;
 
 /// When the search stops.
@@ -73,6 +74,15 @@ pub struct Search<'a, G> {
 /// Steps without improvement after which the search restarts from a new randomised greedy
 /// answer with fresh weights (plus a few per king).
 const RESTART_STEPS: u64 = 50_000;
+/// [`Search::polish`] checks the clock after this many tries.
+const POLISH_CHUNK: u64 = 4;
+/// How far from its centre a large-neighbourhood move takes pieces away (a random distance
+/// from 1 to this, in rows and columns).
+const POLISH_WINDOW: u8 = 3;
+/// At most this many pieces taken away by one large-neighbourhood move.
+const POLISH_PIECES: usize = 8;
+/// The node limit of the branch and bound of one large-neighbourhood move.
+const POLISH_NODES: u64 = 4000;
 
 impl<'a, G: Rng> Search<'a, G> {
     /// A search starting from `board`, on which every king must be in check.
@@ -113,7 +123,29 @@ impl<'a, G: Rng> Search<'a, G> {
 
     /// Searches until a limit is reached or `stop` is raised; returns the best answer found.
     pub fn run(mut self, limits: &Limits, stop: &AtomicBool) -> Found {
-        while self.step < limits.steps && self.best_cost > limits.target {
+        self.resume(limits, stop);
+        Found {
+            cost: self.best_cost,
+            pieces: self.best,
+            steps: self.step,
+        }
+    }
+
+    /// The cost of the best answer found so far.
+    pub fn best_cost(&self) -> u64 {
+        self.best_cost
+    }
+
+    /// The best answer found so far.
+    pub fn best(&self) -> &[Placement] {
+        &self.best
+    }
+
+    /// Searches on from where the last call stopped (`limits.steps` more steps at most), until
+    /// a limit is reached or `stop` is raised. Returns the best cost found so far.
+    pub fn resume(&mut self, limits: &Limits, stop: &AtomicBool) -> u64 {
+        let end = self.step.saturating_add(limits.steps);
+        while self.step < end && self.best_cost > limits.target {
             if self.step.is_multiple_of(64)
                 && (stop.load(Ordering::Relaxed)
                     || limits.deadline.is_some_and(|d| Instant::now() >= d))
@@ -127,6 +159,8 @@ impl<'a, G: Rng> Search<'a, G> {
                     self.best = self.board.placements();
                     self.improved_at = self.step;
                     if self.best_cost <= limits.target {
+                        // It cannot be beaten: the other searches may stop too.
+                        stop.store(true, Ordering::Relaxed);
                         break;
                     }
                 }
@@ -147,11 +181,86 @@ impl<'a, G: Rng> Search<'a, G> {
             self.best_cost = self.board.cost();
             self.best = self.board.placements();
         }
-        Found {
-            cost: self.best_cost,
-            pieces: self.best,
-            steps: self.step,
+        self.best_cost
+    }
+
+    /// Large-neighbourhood moves on the best answer, at most `tries` of them and until
+    /// `deadline`: the pieces near a random piece of the best answer are taken away and the
+    /// kings left unchecked are checked again by the exact branch and bound, which keeps the
+    /// change when it costs less (see [`Search::polish_with`]). Stops at `target`. Returns
+    /// the best cost.
+    pub fn polish(&mut self, tries: u64, deadline: Option<Instant>, target: u64) -> u64 {
+        let mut done = 0;
+        while done < tries && self.best_cost > target && deadline.is_none_or(|d| Instant::now() < d)
+        {
+            let chunk = POLISH_CHUNK.min(tries - done);
+            self.polish_with(chunk, POLISH_WINDOW, POLISH_PIECES, POLISH_NODES);
+            done += chunk;
         }
+        self.best_cost
+    }
+
+    /// `tries` large-neighbourhood moves: the pieces near a random piece of the best answer
+    /// (at most `window` squares away in rows and columns, at most `most` of them, the nearest)
+    /// are taken away, and the kings left unchecked are checked again by the exact branch and
+    /// bound ([`exhaustive::complete`], `nodes` nodes at most); kept when cheaper, and the
+    /// search then goes on from the improved answer. Returns the best cost.
+    pub fn polish_with(&mut self, tries: u64, window: u8, most: usize, nodes: u64) -> u64 {
+        let mut scratch = Vec::new();
+        for _ in 0..tries {
+            if self.best.is_empty() {
+                break;
+            }
+            let centre = self.best[self.rng.random_range(0..self.best.len())].square;
+            let reach = self.rng.random_range(1..=window);
+            let mut near: Vec<(u8, usize)> = self
+                .best
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let d = p
+                        .square
+                        .row
+                        .abs_diff(centre.row)
+                        .max(p.square.col.abs_diff(centre.col));
+                    (d, i)
+                })
+                .filter(|&(d, _)| d <= reach)
+                .collect();
+            near.sort_unstable();
+            near.truncate(most);
+            let mut board = self.empty.clone();
+            let mut removed = 0u64;
+            let mut keep = vec![true; self.best.len()];
+            for &(_, i) in &near {
+                keep[i] = false;
+                removed += u64::from(board.price(self.best[i].kind));
+            }
+            for (p, _) in self.best.iter().zip(&keep).filter(|(_, k)| **k) {
+                let cell = board.cell(p.square);
+                board.place(p.kind, cell, &mut scratch);
+            }
+            let rest = self.best_cost - removed;
+            let found = if board.unchecked() == 0 {
+                Some((0, board.placements()))
+            } else {
+                exhaustive::complete(board, self.candidates, removed, nodes)
+            };
+            if let Some((added, pieces)) = found
+                && rest + added < self.best_cost
+            {
+                self.best_cost = rest + added;
+                self.best = pieces;
+                let mut board = self.empty.clone();
+                for p in &self.best {
+                    let cell = board.cell(p.square);
+                    board.place(p.kind, cell, &mut scratch);
+                }
+                self.board = board;
+                self.improved_at = self.step;
+            }
+        }
+        self.best_cost
     }
 
     /// Removes the piece whose removal loses the least weight per price (oldest first among

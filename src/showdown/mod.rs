@@ -32,7 +32,7 @@ pub mod solver;
 pub mod validate;
 
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -101,39 +101,60 @@ pub fn run_with_progress<R: Read, W: Write>(
     options: &Options,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<(), RunError> {
-    let start = Instant::now();
+    // The whole input is read first, so that the time can go where the score can fall most;
+    // the answers before a malformed test are still written, then its error is returned.
     let mut reader = Reader::new(Scanner::new(input))?;
     let total = reader.total();
-    let mut case = 0u64;
-    while let Some(instance) = reader.next_instance()? {
-        case += 1;
-        let left = total.saturating_sub(case - 1).max(1);
-        let remaining = options.time_limit.saturating_sub(start.elapsed());
-        let share = remaining / u32::try_from(left).unwrap_or(u32::MAX);
-        let budget = solver::Budget {
-            time: share,
-            steps: options.steps,
-        };
-        let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let solved = if options.greedy {
-            solver::plain_greedy(&instance)
-        } else {
-            solver::solve(&instance, &budget, seed)
-        };
+    let mut instances = Vec::new();
+    let mut places = Vec::new();
+    let mut failure = None;
+    loop {
+        match reader.next_instance() {
+            Ok(Some(instance)) => {
+                instances.push(instance);
+                places.push((reader.board_start(), reader.context()));
+            }
+            Ok(None) => break,
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    let mut answer = |case: usize, solved: Result<Solution, SolveError>| {
+        let (position, context) = places[case - 1].clone();
+        let instance = &instances[case - 1];
         let solution = solved.map_err(|e| {
             ParseError::new(
-                reader.board_start(),
+                position,
                 ParseErrorKind::Invalid,
                 "a board whose kings can all be checked at once",
                 e.to_string(),
             )
-            .with_context(reader.context())
+            .with_context(context)
         })?;
-        write_solution(out, options.format, case, &instance, &solution)
+        write_solution(out, options.format, case as u64, instance, &solution)
             .map_err(RunError::Output)?;
-        progress(case, total);
+        progress(case as u64, total);
+        Ok::<(), RunError>(())
+    };
+    if options.greedy {
+        for (i, instance) in instances.iter().enumerate() {
+            answer(i + 1, solver::plain_greedy(instance))?;
+        }
+    } else {
+        solver::solve_all(
+            &instances,
+            options.time_limit,
+            options.steps,
+            options.seed,
+            &mut answer,
+        )?;
     }
-    Ok(())
+    match failure {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Writes one test's answer in the chosen format.
