@@ -88,13 +88,19 @@ enum Symmetry {
     Mirror,
 }
 
-/// The west halves of a board, their footprints grouped by row set.
+/// The west halves of a board, their footprints grouped by row set, in parts (one per row of
+/// the first column's queen, enumerated in parallel).
 struct Halves {
     /// The number of rows that take part (`2h`: the middle queen's row left out).
     rows: usize,
+    parts: Vec<Part>,
+}
+
+/// Some of the west halves of a board, grouped by row set.
+struct Part {
     /// Per row set (bit `i` for the `i`-th row taking part), where its footprints start in
     /// `footprints`; one more entry for the end.
-    offsets: Vec<usize>,
+    offsets: Vec<u32>,
     /// Every west half's footprint: bits 0..15 the shared down diagonals (row + column), bits
     /// 16..31 the shared up diagonals (row - column).
     footprints: Vec<u32>,
@@ -123,56 +129,33 @@ impl Halves {
                 }
             }
         }
-        // Row sets are written without the middle queen's row.
-        let squeeze = |used: u32| match middle {
-            Some(m) => used & ((1 << m) - 1) | (used >> (m + 1)) << m,
-            None => used,
-        };
-        // Two passes of the search: the number of halves per row set, then the footprints
-        // written in place (grouped by row set without a sort).
-        let rows = 2 * h;
-        let mut offsets = vec![0usize; (1 << rows) + 1];
-        Search {
-            n,
-            h,
-            squares: &squares,
-            visit: &mut |used: u32, _| offsets[squeeze(used) as usize + 1] += 1,
-        }
-        .column(0, 0, 0, 0, 0);
-        for i in 1..offsets.len() {
-            offsets[i] += offsets[i - 1];
-        }
-        let mut footprints = vec![0u32; offsets[1 << rows]];
-        let mut next = offsets.clone();
-        Search {
-            n,
-            h,
-            squares: &squares,
-            visit: &mut |used: u32, footprint: u32| {
-                let slot = &mut next[squeeze(used) as usize];
-                footprints[*slot] = footprint;
-                *slot += 1;
-            },
-        }
-        .column(0, 0, 0, 0, 0);
-        Halves {
-            rows,
-            offsets,
-            footprints,
-        }
+        let parts = (0..n)
+            .into_par_iter()
+            .map(|first| {
+                let mut squares = squares.clone();
+                for (r, square) in squares[0].iter_mut().enumerate() {
+                    if r != first {
+                        *square = None;
+                    }
+                }
+                Part::enumerate(n, middle, &squares)
+            })
+            .collect();
+        Halves { rows: 2 * h, parts }
     }
 
-    /// The footprints of the west halves on `rows`.
-    fn on(&self, rows: u32) -> &[u32] {
-        let r = rows as usize;
-        &self.footprints[self.offsets[r]..self.offsets[r + 1]]
+    /// The footprints of the west halves on `rows`, part by part.
+    fn on(&self, rows: u32) -> impl Iterator<Item = &[u32]> {
+        self.parts.iter().map(move |p| p.on(rows))
     }
 
     /// The number of compatible pairs of a west half and an east half, over every row set.
     fn join(&self, symmetry: Symmetry, control: &Control) -> Option<u128> {
         let all = (1u32 << self.rows) - 1;
         let reverse = |r: u32| r.reverse_bits() >> (32 - self.rows);
-        let groups: Vec<u32> = (0..=all).filter(|&r| !self.on(r).is_empty()).collect();
+        let groups: Vec<u32> = (0..=all)
+            .filter(|&r| self.on(r).any(|f| !f.is_empty()))
+            .collect();
         groups
             .par_iter()
             .map_init(Vec::new, |east, &rows| {
@@ -188,12 +171,64 @@ impl Halves {
                 distinct.sort_unstable();
                 let weight = 1 + distinct.windows(2).filter(|w| w[0] != w[1]).count() as u128;
                 east.clear();
-                east.extend(self.on(all ^ rows).iter().map(|f| f.rotate_left(16)));
-                Some(weight * u128::from(disjoint_pairs(self.on(rows), east)))
+                for part in self.on(all ^ rows) {
+                    east.extend(part.iter().map(|f| f.rotate_left(16)));
+                }
+                let pairs: u64 = self.on(rows).map(|west| disjoint_pairs(west, east)).sum();
+                Some(weight * u128::from(pairs))
             })
             .try_fold(|| 0u128, |sum, c| c.map(|c| sum + c))
             .try_reduce(|| 0, |a, b| Some(a + b))
             .filter(|_| !control.should_stop())
+    }
+}
+
+impl Part {
+    /// The west halves whose squares are in `squares` (per column, per row: the footprint bits
+    /// of a queen there, or None), by two passes of the search: the number of halves per row
+    /// set, then the footprints written in place (grouped by row set without a sort).
+    fn enumerate(n: usize, middle: Option<usize>, squares: &[[Option<u32>; MAX_N]]) -> Part {
+        let h = n / 2;
+        // Row sets are written without the middle queen's row.
+        let squeeze = |used: u32| match middle {
+            Some(m) => used & ((1 << m) - 1) | (used >> (m + 1)) << m,
+            None => used,
+        };
+        let rows = 2 * h;
+        let mut offsets = vec![0u32; (1 << rows) + 1];
+        Search {
+            n,
+            h,
+            squares,
+            visit: &mut |used: u32, _| offsets[squeeze(used) as usize + 1] += 1,
+        }
+        .column(0, 0, 0, 0, 0);
+        for i in 1..offsets.len() {
+            offsets[i] += offsets[i - 1];
+        }
+        let mut footprints = vec![0u32; offsets[1 << rows] as usize];
+        let mut next = offsets.clone();
+        Search {
+            n,
+            h,
+            squares,
+            visit: &mut |used: u32, footprint: u32| {
+                let slot = &mut next[squeeze(used) as usize];
+                footprints[*slot as usize] = footprint;
+                *slot += 1;
+            },
+        }
+        .column(0, 0, 0, 0, 0);
+        Part {
+            offsets,
+            footprints,
+        }
+    }
+
+    /// The footprints of the west halves on `rows`.
+    fn on(&self, rows: u32) -> &[u32] {
+        let r = rows as usize;
+        &self.footprints[self.offsets[r] as usize..self.offsets[r + 1] as usize]
     }
 }
 
