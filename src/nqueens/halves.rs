@@ -55,33 +55,37 @@ pub fn count(n: usize, control: &Control) -> Option<u128> {
         return None;
     }
     let h = n / 2;
+    // Progress in steps: a part enumerated, a row set paired.
+    let row_sets = binomial(2 * h, h);
     if n.is_multiple_of(2) {
-        control.add_total(1);
-        let halves = Halves::enumerate(n, None);
-        let count = halves.join(Symmetry::Full, control)?;
-        control.add_done(1);
-        return Some(count);
+        let parts = if n < PARTS_FROM { 1 } else { n as u64 };
+        control.add_total(parts + row_sets);
+        let halves = Halves::enumerate(n, None, control);
+        return halves.join(Symmetry::Full, control);
     }
     // The middle column's queen on row m; rows m and n - 1 - m give as many placements.
-    control.add_total(h as u64 + 1);
+    control.add_total((h as u64 + 1) * (1 + row_sets));
     let counts: Option<Vec<u128>> = (0..=h)
         .into_par_iter()
         .map(|m| {
             if control.should_stop() {
                 return None;
             }
-            let halves = Halves::enumerate(n, Some(m));
+            let halves = Halves::enumerate(n, Some(m), control);
             let (symmetry, weight) = if m == h {
                 (Symmetry::Full, 1)
             } else {
                 (Symmetry::Mirror, 2)
             };
-            let count = halves.join(symmetry, control)? * weight;
-            control.add_done(1);
-            Some(count)
+            Some(halves.join(symmetry, control)? * weight)
         })
         .collect();
     Some(counts?.iter().sum())
+}
+
+/// The number of ways to choose `k` of `n` things (small `n`).
+fn binomial(n: usize, k: usize) -> u64 {
+    (0..k as u64).fold(1, |acc, i| acc * (n as u64 - i) / (i + 1))
 }
 
 /// Which symmetries of the row sets may be used.
@@ -114,7 +118,7 @@ struct Part {
 impl Halves {
     /// Every west half of an `n`x`n` board (`n <= MAX_N`), with the middle queen on row
     /// `middle` when `n` is odd.
-    fn enumerate(n: usize, middle: Option<usize>) -> Halves {
+    fn enumerate(n: usize, middle: Option<usize>, control: &Control) -> Halves {
         let h = n / 2;
         // The diagonals a west queen may share with an east one: row + column from n - h on,
         // row - column from -(h - 1) on; 2h - 1 of each.
@@ -137,6 +141,7 @@ impl Halves {
         if n < PARTS_FROM {
             // Small enough for one part: the parts' own tables would cost more than they save.
             let part = Part::enumerate(n, middle, &squares);
+            control.add_done(1);
             return Halves {
                 rows: 2 * h,
                 parts: vec![part],
@@ -151,7 +156,9 @@ impl Halves {
                         *square = None;
                     }
                 }
-                Part::enumerate(n, middle, &squares)
+                let part = Part::enumerate(n, middle, &squares);
+                control.add_done(1);
+                part
             })
             .collect();
         Halves { rows: 2 * h, parts }
@@ -166,9 +173,8 @@ impl Halves {
     fn join(&self, symmetry: Symmetry, control: &Control) -> Option<u128> {
         let all = (1u32 << self.rows) - 1;
         let reverse = |r: u32| r.reverse_bits() >> (32 - self.rows);
-        let groups: Vec<u32> = (0..=all)
-            .filter(|&r| self.on(r).any(|f| !f.is_empty()))
-            .collect();
+        let h = self.rows as u32 / 2;
+        let groups: Vec<u32> = (0..=all).filter(|r| r.count_ones() == h).collect();
         groups
             .par_iter()
             .map_init(Vec::new, |east, &rows| {
@@ -176,6 +182,7 @@ impl Halves {
                     Symmetry::Full => [rows, all ^ rows, reverse(rows), all ^ reverse(rows)],
                     Symmetry::Mirror => [rows, all ^ rows, rows, all ^ rows],
                 };
+                control.add_done(1);
                 let smallest = class.iter().copied().min().unwrap_or(rows);
                 if rows != smallest || control.should_stop() {
                     return Some(0);
@@ -325,6 +332,17 @@ mod tests {
         // OEIS A000170.
         for (n, expected) in [(12, 14_200), (13, 73_712), (14, 365_596)] {
             assert_eq!(count(n, &Control::new()), Some(expected), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn progress_ends_complete() {
+        for n in [12, 13, 16] {
+            let control = Control::new();
+            assert!(count(n, &control).is_some());
+            let (done, total) = control.progress();
+            assert!(total > 0);
+            assert_eq!(done, total, "n = {n}");
         }
     }
 
