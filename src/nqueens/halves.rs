@@ -205,8 +205,7 @@ impl Halves {
 
 impl Part {
     /// The west halves whose squares are in `squares` (per column, per row: the footprint bits
-    /// of a queen there, or None), by two passes of the search: the number of halves per row
-    /// set, then the footprints written in place (grouped by row set without a sort).
+    /// of a queen there, or None).
     fn enumerate(n: usize, middle: Option<usize>, squares: &[[Option<u32>; MAX_N]]) -> Part {
         let h = n / 2;
         // Row sets are written without the middle queen's row.
@@ -215,30 +214,29 @@ impl Part {
             None => used,
         };
         let rows = 2 * h;
-        let mut offsets = vec![0u32; (1 << rows) + 1];
+        // One search, then the footprints grouped by row set by a counting sort.
+        let mut found: Vec<(u32, u32)> = Vec::new();
         Search {
             n,
             h,
             squares,
-            visit: &mut |used: u32, _| offsets[squeeze(used) as usize + 1] += 1,
+            visit: &mut |used: u32, footprint: u32| found.push((squeeze(used), footprint)),
         }
         .column(0, 0, 0, 0, 0);
+        let mut offsets = vec![0u32; (1 << rows) + 1];
+        for &(set, _) in &found {
+            offsets[set as usize + 1] += 1;
+        }
         for i in 1..offsets.len() {
             offsets[i] += offsets[i - 1];
         }
-        let mut footprints = vec![0u32; offsets[1 << rows] as usize];
+        let mut footprints = vec![0u32; found.len()];
         let mut next = offsets.clone();
-        Search {
-            n,
-            h,
-            squares,
-            visit: &mut |used: u32, footprint: u32| {
-                let slot = &mut next[squeeze(used) as usize];
-                footprints[*slot as usize] = footprint;
-                *slot += 1;
-            },
+        for &(set, footprint) in &found {
+            let slot = &mut next[set as usize];
+            footprints[*slot as usize] = footprint;
+            *slot += 1;
         }
-        .column(0, 0, 0, 0, 0);
         Part {
             offsets,
             footprints,
