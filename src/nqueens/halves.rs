@@ -216,10 +216,19 @@ impl Part {
         let rows = 2 * h;
         // One search, then the footprints grouped by row set by a counting sort.
         let mut found: Vec<(u32, u32)> = Vec::new();
+        let mut allowed = [0u32; MAX_N];
+        for (mask, column) in allowed.iter_mut().zip(squares) {
+            for (r, square) in column.iter().enumerate() {
+                if square.is_some() {
+                    *mask |= 1 << r;
+                }
+            }
+        }
         Search {
             n,
             h,
             squares,
+            allowed,
             visit: &mut |used: u32, footprint: u32| found.push((squeeze(used), footprint)),
         }
         .column(0, 0, 0, 0, 0);
@@ -255,6 +264,8 @@ struct Search<'a, F: FnMut(u32, u32)> {
     n: usize,
     h: usize,
     squares: &'a [[Option<u32>; MAX_N]],
+    /// Per column, the rows a queen may take at all (the squares that are `Some`).
+    allowed: [u32; MAX_N],
     visit: &'a mut F,
 }
 
@@ -262,19 +273,21 @@ impl<F: FnMut(u32, u32)> Search<'_, F> {
     /// Fills column `c` on: `used` rows taken, `down`/`up` the diagonals (as rows of column
     /// `c`) that the queens so far attack.
     fn column(&mut self, c: usize, used: u32, down: u32, up: u32, footprint: u32) {
-        if c == self.h {
+        let all = (1u32 << self.n) - 1;
+        let Some(column) = self.squares.get(c) else {
             (self.visit)(used, footprint);
             return;
-        }
-        let all = (1u32 << self.n) - 1;
-        let mut free = all & !(used | down | up);
+        };
+        let mut free = self.allowed[c] & all & !(used | down | up);
+        let last = c + 1 == self.h;
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            let r = bit.trailing_zeros() as usize;
-            let Some(bits) = self.squares[c][r] else {
+            let bits = column[bit.trailing_zeros() as usize].unwrap_or(0);
+            if last {
+                (self.visit)(used | bit, footprint | bits);
                 continue;
-            };
+            }
             // A queen on (r, c) attacks row r - 1 and r + 1 of the next column.
             self.column(
                 c + 1,
