@@ -308,6 +308,11 @@ fn bad_given_queens_are_named() {
 fn a_time_limit_stops_a_long_count() {
     let err = fails(&["nqueens", "count", "22", "--time-limit", "0.3"]);
     assert!(err.contains("time limit"), "{err}");
+    // A limit too far away to represent is no limit.
+    assert_eq!(
+        stdout(&run(&["nqueens", "count", "8", "--time-limit", "1e300"])),
+        "92\n"
+    );
     // Counted by joining half boards (sides up to 17).
     let err = fails(&["nqueens", "count", "17", "--time-limit", "0.3"]);
     assert!(err.contains("time limit"), "{err}");

@@ -102,6 +102,10 @@ fn control(time_limit: Option<f64>, started: Instant) -> Result<Control, Failure
     let Some(seconds) = time_limit else {
         return Ok(Control::new());
     };
+    if seconds.is_finite() && seconds > 1e18 {
+        // Too far away to represent: no limit, as below.
+        return Ok(Control::new());
+    }
     let limit = Duration::try_from_secs_f64(seconds)
         .ok()
         .filter(|d| !d.is_zero())
