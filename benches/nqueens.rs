@@ -5,20 +5,11 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use rand::RngExt;
+
+use chess_puzzles::judge;
 use chess_puzzles::nqueens::best::{self, Weights};
 use chess_puzzles::nqueens::{self, Control, Fix, Problem};
-
-/// SplitMix64, so the inputs are the same on every run.
-fn numbers(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut state = seed;
-    move |bound| {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % bound
-    }
-}
 
 /// A placement of n queens for n not 2 or 3 modulo 6 (the explicit construction of
 /// Hoffman, Loessi and Moore, 1969): the row (1-based) of the queen of each column.
@@ -68,10 +59,11 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let mut next = numbers(20);
+    // Seeded, so the boards are the same on every run.
+    let mut rng = judge::rng(20);
     let boards: Vec<Weights> = (0..5)
         .map(|_| {
-            let weights = (0..400).map(|_| next(99) as u32 + 1).collect();
+            let weights = (0..400).map(|_| rng.random_range(1..=99u32)).collect();
             Weights::new(20, weights).expect("a 20x20 board")
         })
         .collect();
