@@ -23,6 +23,7 @@
 //! ```
 
 pub mod backtrack;
+pub mod band;
 pub mod best;
 pub mod completion;
 pub mod count_all;

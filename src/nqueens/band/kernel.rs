@@ -1,0 +1,196 @@
+//! Counting the disjoint pairs of two lists of footprints: the inner loop of the join.
+//!
+//! A west side and an east side on complementary rows make a placement exactly when their
+//! footprints (the shared diagonals they occupy) have no bit in common, so the join counts,
+//! for two lists `w` and `e`, the pairs `(a, b)` with `a & b == 0`. Three versions: AVX-512
+//! (sixteen pairs per instruction, the east list held in registers 64 at a time), AVX2 and
+//! plain code (both as the compiler vectorises the plain loop); [`Kernel::detect`] picks the best the
+//! processor has, and the tests check each against the plain one.
+
+/// A way of counting disjoint pairs.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Kernel {
+    /// Portable code.
+    Plain,
+    /// The plain loop compiled for AVX2 (eight lanes).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// Hand-written AVX-512: mask tests and masked adds, sixteen lanes.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this processor runs.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                return Kernel::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Plain
+    }
+
+    /// Every kernel this processor runs (for tests and benchmarks).
+    pub fn available() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Plain];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push(Kernel::Avx2);
+            }
+            if std::is_x86_feature_detected!("avx512f") {
+                kernels.push(Kernel::Avx512);
+            }
+        }
+        kernels
+    }
+
+    /// The number of pairs `(a, b)` of `w` x `e` with `a & b == 0`.
+    #[inline]
+    pub fn disjoint_pairs(self, w: &[u32], e: &[u32]) -> u64 {
+        match self {
+            Kernel::Plain => plain(w, e),
+            // SAFETY: `Kernel::Avx2` is only made by `detect`/`available` after checking that
+            // the processor has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { avx2(w, e) },
+            // SAFETY: as above, for AVX-512F.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { avx512(w, e) },
+        }
+    }
+}
+
+/// Portable: a branch-free count the compiler can vectorise.
+#[inline(always)]
+fn plain(w: &[u32], e: &[u32]) -> u64 {
+    w.iter()
+        .map(|&a| u64::from(e.iter().map(|&b| u32::from(a & b == 0)).sum::<u32>()))
+        .sum()
+}
+
+/// [`plain`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2(w: &[u32], e: &[u32]) -> u64 {
+    plain(w, e)
+}
+
+/// AVX-512: the east list 64 footprints at a time in four registers (the last block under a
+/// lane mask), every west footprint broadcast and tested against them; per lane a counter
+/// of disjoint pairs. A lane counts at most `w.len()` pairs per block, so `u32` lanes cannot
+/// overflow for lists shorter than 2^32.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn avx512(w: &[u32], e: &[u32]) -> u64 {
+    use std::arch::x86_64::*;
+    let minus_one = _mm512_set1_epi32(-1);
+    let mut total = 0u64;
+    for block in e.chunks(64) {
+        let len = block.len();
+        // The lanes of each register that hold a footprint.
+        let lanes = |i: usize| -> u16 {
+            let have = len.saturating_sub(16 * i).min(16);
+            ((1u32 << have) - 1) as u16
+        };
+        let (m0, m1, m2, m3) = (lanes(0), lanes(1), lanes(2), lanes(3));
+        let p = block.as_ptr().cast::<i32>();
+        // SAFETY: a masked load reads only the lanes of its mask, which lie inside `block`
+        // (lane j of register i is element 16 i + j < len).
+        let (e0, e1, e2, e3) = unsafe {
+            (
+                _mm512_maskz_loadu_epi32(m0, p),
+                _mm512_maskz_loadu_epi32(m1, p.wrapping_add(16)),
+                _mm512_maskz_loadu_epi32(m2, p.wrapping_add(32)),
+                _mm512_maskz_loadu_epi32(m3, p.wrapping_add(48)),
+            )
+        };
+        let mut a0 = _mm512_setzero_si512();
+        let mut a1 = _mm512_setzero_si512();
+        let mut a2 = _mm512_setzero_si512();
+        let mut a3 = _mm512_setzero_si512();
+        for &x in w {
+            let b = _mm512_set1_epi32(x as i32);
+            // Lanes (of the mask) where the east footprint and `x` share no bit: count one.
+            a0 = _mm512_mask_sub_epi32(a0, _mm512_mask_testn_epi32_mask(m0, e0, b), a0, minus_one);
+            a1 = _mm512_mask_sub_epi32(a1, _mm512_mask_testn_epi32_mask(m1, e1, b), a1, minus_one);
+            a2 = _mm512_mask_sub_epi32(a2, _mm512_mask_testn_epi32_mask(m2, e2, b), a2, minus_one);
+            a3 = _mm512_mask_sub_epi32(a3, _mm512_mask_testn_epi32_mask(m3, e3, b), a3, minus_one);
+        }
+        // Each lane holds at most w.len() and the sum of the four at most 4 w.len(); add them
+        // as 64-bit numbers to be safe for any length.
+        let lo = |v: __m512i| _mm512_cvtepu32_epi64(_mm512_castsi512_si256(v));
+        let hi = |v: __m512i| _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(v));
+        let sum = _mm512_add_epi64(
+            _mm512_add_epi64(
+                _mm512_add_epi64(lo(a0), hi(a0)),
+                _mm512_add_epi64(lo(a1), hi(a1)),
+            ),
+            _mm512_add_epi64(
+                _mm512_add_epi64(lo(a2), hi(a2)),
+                _mm512_add_epi64(lo(a3), hi(a3)),
+            ),
+        );
+        total += _mm512_reduce_add_epi64(sum) as u64;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    /// The definition, pair by pair.
+    fn reference(w: &[u32], e: &[u32]) -> u64 {
+        let mut count = 0;
+        for &a in w {
+            for &b in e {
+                if a & b == 0 {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn every_kernel_counts_as_the_definition() {
+        let mut rng = crate::judge::rng(7);
+        for round in 0..400 {
+            // Lengths around the block and lane boundaries, footprints of various densities.
+            let wl = rng.random_range(0..70usize);
+            let el = [0, 1, 15, 16, 17, 63, 64, 65, 130][round % 9] + rng.random_range(0..3usize);
+            let density = rng.random_range(1..13u32);
+            let draw = |rng: &mut crate::judge::Rng| {
+                (0..density).fold(0u32, |f, _| f | 1 << rng.random_range(0..30))
+            };
+            let w: Vec<u32> = (0..wl).map(|_| draw(&mut rng)).collect();
+            let e: Vec<u32> = (0..el).map(|_| draw(&mut rng)).collect();
+            let expected = reference(&w, &e);
+            for kernel in Kernel::available() {
+                assert_eq!(
+                    kernel.disjoint_pairs(&w, &e),
+                    expected,
+                    "{kernel:?} {wl}x{el}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn zero_footprints_pair_with_everything() {
+        let w = [0u32; 3];
+        let e = [u32::MAX, 0, 5];
+        for kernel in Kernel::available() {
+            assert_eq!(kernel.disjoint_pairs(&w, &e), 9, "{kernel:?}");
+            assert_eq!(kernel.disjoint_pairs(&e, &w), 9, "{kernel:?}");
+            assert_eq!(kernel.disjoint_pairs(&[], &e), 0, "{kernel:?}");
+        }
+    }
+}
