@@ -15,13 +15,26 @@ pub const MAX_SIDE: usize = 8;
 /// The most rows of a board (row sets are `u32` masks).
 pub const MAX_ROWS: usize = 32;
 
-/// A queen on one square of a side: its diagonals within the side and its footprint.
+/// A queen on one square of a side: its diagonals within the side, what it attacks in the
+/// two outer columns, and its footprint.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct Square {
     /// Bit `r + c` (row + column, `c` counted from the side's west column) and bit
     /// `32 + r + s - 1 - c` (row - column): the diagonals two queens of the side may share.
     pub diagonals: u64,
+    /// The free rows it attacks diagonally in the last but one column (bits `0..2s`, by
+    /// index among the free rows) and in the last column (bits `16..16 + 2s`).
+    pub outer: u32,
     /// The diagonals it shares with the other side, as footprint bits.
+    pub footprint: u32,
+}
+
+/// Queens on two free rows `a` and `b` of the last but one and the last column.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Completion {
+    /// `1 << a | 1 << (16 + b)`: a partial side fits if its `outer` has neither.
+    pub rows: u32,
+    /// The two queens' footprint bits.
     pub footprint: u32,
 }
 
@@ -55,19 +68,22 @@ pub struct Ranks {
 impl Ranks {
     /// The ranks of the sets of `ones` of `bits <= 16` rows.
     pub fn new(bits: usize, ones: usize) -> Ranks {
-        let binomial = |n: usize, k: usize| -> u32 {
-            if k > n {
-                return 0;
+        // Pascal's triangle up to 16.
+        let mut binomial = [[0u32; 17]; 17];
+        for n in 0..17 {
+            binomial[n][0] = 1;
+            for k in 1..=n {
+                binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
             }
-            (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i + 1) as u64) as u32
-        };
+        }
+        let choose = |n: usize, k: usize| if k > n { 0 } else { binomial[n][k] };
         // Colex rank of {c_1 < c_2 < ...} = sum over i of C(c_i, i).
         let low = (0..256u32)
             .map(|m| {
                 (0..8)
                     .filter(|&b| m >> b & 1 == 1)
                     .enumerate()
-                    .map(|(i, b)| binomial(b, i + 1))
+                    .map(|(i, b)| choose(b, i + 1))
                     .sum()
             })
             .collect();
@@ -78,7 +94,7 @@ impl Ranks {
                     *slot = (0..8)
                         .filter(|&b| m >> b & 1 == 1)
                         .enumerate()
-                        .map(|(i, b)| binomial(b + 8, below + i + 1))
+                        .map(|(i, b)| choose(b + 8, below + i + 1))
                         .sum();
                 }
                 by_below
@@ -88,7 +104,7 @@ impl Ranks {
             ones,
             low,
             high,
-            count: binomial(bits, ones) as usize,
+            count: choose(bits, ones) as usize,
         }
     }
 
@@ -109,15 +125,15 @@ pub struct Side {
     columns: usize,
     /// Per rank of a row set (see [`Ranks`]), where its partial sides start; one more entry.
     offsets: Vec<u32>,
-    /// Diagonals of the partial sides, by row set.
-    diagonals: Vec<u64>,
+    /// What the partial sides attack in the two outer columns, by row set.
+    outer: Vec<u32>,
     /// Footprints of the partial sides, by row set.
     footprints: Vec<u32>,
     /// Per pair of row indices (`a * 16 + b`): queens on row `a` of the last but one column
     /// and row `b` of the last, if both may stand there together.
-    completions: Vec<Option<Square>>,
-    /// The partial sides as found: rank, diagonals, footprint.
-    found: Vec<(u32, u64, u32)>,
+    completions: Vec<Option<Completion>>,
+    /// The partial sides as found: rank, outer attacks, footprint.
+    found: Vec<(u32, u32, u32)>,
 }
 
 impl Side {
@@ -135,7 +151,7 @@ impl Side {
             // No inner column: one empty partial side.
             self.found.push((0, 0, 0));
         } else {
-            self.search(geometry, ranks, rows & !taken, 0, 0, 0, 0);
+            self.search(geometry, ranks, rows & !taken, 0, 0, 0, 0, 0);
         }
         // Group by rank: a counting sort.
         self.offsets.clear();
@@ -146,14 +162,14 @@ impl Side {
         for i in 1..self.offsets.len() {
             self.offsets[i] += self.offsets[i - 1];
         }
-        self.diagonals.clear();
-        self.diagonals.resize(self.found.len(), 0);
+        self.outer.clear();
+        self.outer.resize(self.found.len(), 0);
         self.footprints.clear();
         self.footprints.resize(self.found.len(), 0);
         let mut next = self.offsets.clone();
-        for &(k, d, f) in &self.found {
+        for &(k, o, f) in &self.found {
             let slot = &mut next[k as usize];
-            self.diagonals[*slot as usize] = d;
+            self.outer[*slot as usize] = o;
             self.footprints[*slot as usize] = f;
             *slot += 1;
         }
@@ -170,8 +186,8 @@ impl Side {
                     continue;
                 };
                 if a != b && x.diagonals & y.diagonals == 0 {
-                    self.completions[a * 16 + b] = Some(Square {
-                        diagonals: x.diagonals | y.diagonals,
+                    self.completions[a * 16 + b] = Some(Completion {
+                        rows: 1 << a | 1 << (16 + b),
                         footprint: x.footprint | y.footprint,
                     });
                 }
@@ -180,7 +196,7 @@ impl Side {
     }
 
     /// The search of the inner columns from column `c`: `free` rows, the `key` (row set),
-    /// `diagonals` and `footprint` of the queens so far.
+    /// `diagonals`, `outer` attacks and `footprint` of the queens so far.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -190,6 +206,7 @@ impl Side {
         c: usize,
         key: u32,
         diagonals: u64,
+        outer: u32,
         footprint: u32,
     ) {
         let mut rest = free;
@@ -202,19 +219,60 @@ impl Side {
             if diagonals & square.diagonals != 0 {
                 continue;
             }
-            let (d, f) = (diagonals | square.diagonals, footprint | square.footprint);
+            let (d, o, f) = (
+                diagonals | square.diagonals,
+                outer | square.outer,
+                footprint | square.footprint,
+            );
             if c + 3 == self.columns {
-                self.found.push((ranks.of(key | bit) as u32, d, f));
+                self.found.push((ranks.of(key | bit) as u32, o, f));
             } else {
-                self.search(g, ranks, free & !(1 << r), c + 1, key | bit, d, f);
+                self.search(g, ranks, free & !(1 << r), c + 1, key | bit, d, o, f);
             }
         }
     }
 
     /// Writes to `out` the footprint of every side on `set` (a row set of `s` of the `2s`
-    /// free rows, as row indices).
+    /// free rows, as row indices). Uses AVX-512 when `fast` and the processor has it.
     pub fn sides_on(&self, ranks: &Ranks, set: u32, fast: bool, out: &mut Vec<u32>) {
         out.clear();
+        #[cfg(target_arch = "x86_64")]
+        if fast && std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has AVX-512F, checked just above.
+            unsafe { self.sides_on_avx512(ranks, set, out) };
+            return;
+        }
+        let _ = fast;
+        self.groups_on(ranks, set, |o, f, ab, ba| {
+            for c in [ab, ba].into_iter().flatten() {
+                for (&x, &xf) in o.iter().zip(f) {
+                    if x & c.rows == 0 {
+                        out.push(xf | c.footprint);
+                    }
+                }
+            }
+        });
+    }
+
+    /// [`Side::sides_on`] with the completions tested sixteen partial sides at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn sides_on_avx512(&self, ranks: &Ranks, set: u32, out: &mut Vec<u32>) {
+        self.groups_on(ranks, set, |o, f, ab, ba| {
+            // SAFETY: this function runs only where AVX-512F is available (its caller checks).
+            unsafe { complete_avx512(o, f, ab, ba, out) }
+        });
+    }
+
+    /// Calls `visit` with each group of partial sides on `set` less two rows `a < b`, and the
+    /// completions putting `a` then `b`, and `b` then `a`, in the two outer columns.
+    #[inline(always)]
+    fn groups_on(
+        &self,
+        ranks: &Ranks,
+        set: u32,
+        mut visit: impl FnMut(&[u32], &[u32], Option<Completion>, Option<Completion>),
+    ) {
         let mut first = set;
         while first != 0 {
             let a = first.trailing_zeros() as usize;
@@ -223,105 +281,61 @@ impl Side {
             while second != 0 {
                 let b = second.trailing_zeros() as usize;
                 second &= second - 1;
-                let rest = set & !(1 << a | 1 << b);
-                let k = ranks.of(rest);
-                let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
-                if range.is_empty() {
+                let (ab, ba) = (self.completions[a * 16 + b], self.completions[b * 16 + a]);
+                if ab.is_none() && ba.is_none() {
                     continue;
                 }
-                let (d, f) = (&self.diagonals[range.clone()], &self.footprints[range]);
-                let ab = self.completions[a * 16 + b];
-                let ba = self.completions[b * 16 + a];
-                complete(d, f, ab, ba, fast, out);
+                let k = ranks.of(set & !(1 << a | 1 << b));
+                let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
+                if !range.is_empty() {
+                    visit(&self.outer[range.clone()], &self.footprints[range], ab, ba);
+                }
             }
         }
     }
 }
 
-/// Appends `f | completion.footprint` for every partial side (diagonals `d`, footprints `f`)
-/// that shares no diagonal with a completion, for each of the two.
-#[inline]
-fn complete(
-    d: &[u64],
-    f: &[u32],
-    ab: Option<Square>,
-    ba: Option<Square>,
-    fast: bool,
-    out: &mut Vec<u32>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if fast && std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl")
-    {
-        // SAFETY: the processor has AVX-512F and VL, checked just above.
-        unsafe { complete_avx512(d, f, ab, ba, out) };
-        return;
-    }
-    let _ = fast;
-    for c in [ab, ba].into_iter().flatten() {
-        for (&x, &xf) in d.iter().zip(f) {
-            if x & c.diagonals == 0 {
-                out.push(xf | c.footprint);
-            }
-        }
-    }
-}
-
-/// [`complete`], eight partial sides at a time, both completions in one vector of sixteen
-/// lanes.
+/// Appends `f | c.footprint` for every partial side (outer attacks `o`, footprints `f`) that
+/// attacks neither queen of a completion `c`, for each of the two, sixteen at a time.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
+#[target_feature(enable = "avx512f")]
+#[inline]
 unsafe fn complete_avx512(
-    d: &[u64],
+    o: &[u32],
     f: &[u32],
-    ab: Option<Square>,
-    ba: Option<Square>,
+    ab: Option<Completion>,
+    ba: Option<Completion>,
     out: &mut Vec<u32>,
 ) {
     use std::arch::x86_64::*;
-    debug_assert_eq!(d.len(), f.len());
-    // A missing completion takes no lane.
-    let (ab_lanes, ba_lanes) = (
-        if ab.is_some() { 0xFF } else { 0 },
-        if ba.is_some() { 0xFF } else { 0 },
-    );
-    if ab_lanes | ba_lanes == 0 {
-        return;
-    }
-    let (ab, ba) = (ab.unwrap_or_default(), ba.unwrap_or_default());
-    let (abd, bad) = (
-        _mm512_set1_epi64(ab.diagonals as i64),
-        _mm512_set1_epi64(ba.diagonals as i64),
-    );
-    // Lanes 0..8: footprints completed by `ab`, lanes 8..16 by `ba`.
-    let cf = _mm512_inserti64x4::<1>(
-        _mm512_set1_epi32(ab.footprint as i32),
-        _mm256_set1_epi32(ba.footprint as i32),
-    );
-    // At most 2 per partial side, and 16 lanes of slack for the last store.
-    out.reserve(2 * d.len() + 16);
+    debug_assert_eq!(o.len(), f.len());
+    // At most one side per partial side and completion, and 16 lanes of slack for a store.
+    out.reserve(2 * o.len() + 16);
     let start = out.len();
-    // SAFETY: `reserve` above made room for `2 * d.len() + 16` elements after `start`; each
-    // step writes 16 lanes at `end` and advances it by the number of sides written (at most
-    // 16, and at most 2 per partial side read), so every store stays within that room.
+    // SAFETY: `reserve` made room for `2 * o.len() + 16` elements after `start`; each store
+    // writes 16 lanes at `end` and advances it by the number of sides written (at most one
+    // per partial side read, per completion), so every store stays within that room.
     let mut end = unsafe { out.as_mut_ptr().add(start) };
-    for (d, f) in d.chunks(8).zip(f.chunks(8)) {
-        let lanes = ((1u32 << d.len()) - 1) as u8;
-        // SAFETY: masked loads read only the `d.len()` (= `f.len()`) lanes of the mask, all
-        // inside the slices.
-        let (dv, fv) = unsafe {
-            (
-                _mm512_maskz_loadu_epi64(lanes, d.as_ptr().cast()),
-                _mm256_maskz_loadu_epi32(lanes, f.as_ptr().cast()),
-            )
-        };
-        let fit = u16::from(_mm512_mask_testn_epi64_mask(lanes & ab_lanes, dv, abd))
-            | u16::from(_mm512_mask_testn_epi64_mask(lanes & ba_lanes, dv, bad)) << 8;
-        let both = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(fv), fv);
-        let sides = _mm512_maskz_compress_epi32(fit, _mm512_or_si512(both, cf));
-        // SAFETY: see above.
-        unsafe {
-            _mm512_storeu_si512(end.cast(), sides);
-            end = end.add(fit.count_ones() as usize);
+    for c in [ab, ba].into_iter().flatten() {
+        let rows = _mm512_set1_epi32(c.rows as i32);
+        let footprint = _mm512_set1_epi32(c.footprint as i32);
+        for (o, f) in o.chunks(16).zip(f.chunks(16)) {
+            let lanes = ((1u32 << o.len()) - 1) as u16;
+            // SAFETY: masked loads read only the `o.len()` (= `f.len()`) lanes of the mask,
+            // all inside the slices.
+            let (ov, fv) = unsafe {
+                (
+                    _mm512_maskz_loadu_epi32(lanes, o.as_ptr().cast()),
+                    _mm512_maskz_loadu_epi32(lanes, f.as_ptr().cast()),
+                )
+            };
+            let fit = _mm512_mask_testn_epi32_mask(lanes, ov, rows);
+            let sides = _mm512_maskz_compress_epi32(fit, _mm512_or_si512(fv, footprint));
+            // SAFETY: see above.
+            unsafe {
+                _mm512_storeu_si512(end.cast(), sides);
+                end = end.add(fit.count_ones() as usize);
+            }
         }
     }
     // SAFETY: the elements from `start` to `end` were written above.
