@@ -3,10 +3,11 @@
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
-//! - [`count`] counts them: [`count_all`] for an empty board (half boards joined by
-//!   [`halves`] for sides 12 to 17, else one placement in eight searched by symmetry),
-//!   [`completion`] otherwise; the searches by forward checking with fewest-open-row
-//!   branching; in parallel on rayon, stoppable via [`Control`].
+//! - [`count`] counts them: [`count_all`] for an empty board (a band of middle columns fixed
+//!   and its two sides joined by [`band`] for sides 12 to 25, else one placement in eight
+//!   searched by symmetry), [`completion`] otherwise; the searches by forward checking with
+//!   fewest-open-row branching; in parallel on rayon, stoppable via [`Control`]. An empty
+//!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
 //! A placement is written as in seed 000: the row (1-based) of the queen of each column, left
@@ -28,8 +29,8 @@ pub mod best;
 pub mod completion;
 pub mod count_all;
 mod forward;
-pub mod halves;
 pub mod hungarian;
+pub mod shard;
 
 use std::fmt;
 use std::io::{self, Read, Write};

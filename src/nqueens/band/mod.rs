@@ -197,9 +197,9 @@ impl Band {
         let mut down_bit = [0u32; 2 * MAX_N];
         let mut up_bit = [0u32; 2 * MAX_N];
         let mut bit = 0;
-        for d in n - s..=n + s - 2 {
+        for (d, slot) in down_bit.iter_mut().enumerate().take(n + s - 1).skip(n - s) {
             if !down_held(d) {
-                down_bit[d] = 1 << bit;
+                *slot = 1 << bit;
                 bit += 1;
             }
         }
@@ -225,7 +225,6 @@ impl Band {
     /// The geometry of the side on `columns` (listed from the band outward).
     fn geometry(&self, layout: &Layout, columns: &[usize]) -> Geometry {
         let s = self.side;
-        let n = self.n as isize;
         let left = columns.iter().copied().min().unwrap_or(0);
         let mut free_index = [None; MAX_ROWS];
         for (i, &r) in layout.free_rows.iter().enumerate() {
@@ -249,10 +248,11 @@ impl Band {
                     }
                     let d = (j - i) as isize;
                     for row in [r as isize - d, r as isize + d] {
-                        if (0..n).contains(&row) {
-                            if let Some(k) = free_index[row as usize] {
-                                outer |= 1 << (shift + k);
-                            }
+                        if let Some(Some(k)) = usize::try_from(row)
+                            .ok()
+                            .and_then(|r| (r < self.n).then(|| free_index[r]))
+                        {
+                            outer |= 1 << (shift + k);
                         }
                     }
                 }
@@ -361,7 +361,7 @@ fn unrank(index: u64, ones: usize) -> u32 {
 fn next_set(set: u32) -> u32 {
     let low = set & set.wrapping_neg();
     let ripple = set.wrapping_add(low);
-    ripple | ((set ^ ripple) >> 2) / low
+    ripple | (((set ^ ripple) >> 2) / low)
 }
 
 /// Where the band's queens stand and how the shared diagonals are numbered.
@@ -531,7 +531,6 @@ impl Plan {
                 Some(u128::from(count) * u128::from(config.weight))
             })
             .try_reduce(|| 0, |a, b| Some(a + b))
-            .filter(|_| !control.should_stop())
     }
 }
 
