@@ -28,6 +28,12 @@ pub struct Args {
     /// capped there (504 past it).
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().max_time.as_secs_f64())]
     max_time: f64,
+    /// How many solves run at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    solvers: Option<u16>,
+    /// How many requests may wait for a solver (up to 5 s each); more are answered 503.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().queue)]
+    queue: usize,
 }
 
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
@@ -58,6 +64,10 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         limits: Limits {
             max_body: args.max_body,
             max_time,
+            solvers: args
+                .solvers
+                .map_or(Limits::default().solvers, usize::from),
+            queue: args.queue,
             ..Limits::default()
         },
     };

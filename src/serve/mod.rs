@@ -66,7 +66,7 @@ impl Default for Limits {
             max_body: 1 << 20,
             max_time: Duration::from_secs(10),
             solvers: cores,
-            queue: 4 * cores,
+            queue: 64,
             queue_wait: Duration::from_secs(5),
             body_timeout: Duration::from_secs(10),
         }
