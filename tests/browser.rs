@@ -154,7 +154,9 @@ async fn text_of(client: &Client, id: &str) -> Result<String, Failure> {
 
 async fn square(client: &Client, view: &str, name: &str) -> Result<Element, Failure> {
     Ok(client
-        .find(Locator::Css(&format!("#{view}-board [data-square=\"{name}\"]")))
+        .find(Locator::Css(&format!(
+            "#{view}-board [data-square=\"{name}\"]"
+        )))
         .await?)
 }
 
@@ -184,7 +186,11 @@ async fn screenshot(client: &Client, view: &str) -> Result<(), Failure> {
 
 async fn open(client: &Client, server: &Server, view: &str) -> Result<(), Failure> {
     client.goto(&server.url(&format!("/#{view}"))).await?;
-    wait_for(client, &format!("return document.body.dataset.ready === '{view}';")).await?;
+    wait_for(
+        client,
+        &format!("return document.body.dataset.ready === '{view}';"),
+    )
+    .await?;
     Ok(())
 }
 
@@ -196,13 +202,31 @@ fn cli(args: &[&str], input: &str) -> String {
 
 async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
     open(client, server, "queens").await?;
-    square(client, "queens", "row 3, column 5").await?.click().await?;
-    wait_for(client, "return document.getElementById('queens-list').textContent;").await?;
+    square(client, "queens", "row 3, column 5")
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        client,
+        "return document.getElementById('queens-list').textContent;",
+    )
+    .await?;
     let list = text_of(client, "queens-list").await?;
-    assert_eq!(list, cli(&["queens"], "1\n3 5\n"), "the judge's list beside the board");
+    assert_eq!(
+        list,
+        cli(&["queens"], "1\n3 5\n"),
+        "the judge's list beside the board"
+    );
     assert_eq!(text_of(client, "queens-output").await?, list);
     // The board shows the first placement: eight queens, one given, none attacking.
-    let first: Vec<u32> = list.lines().nth(2).unwrap().split_whitespace().skip(1).map(|v| v.parse().unwrap()).collect();
+    let first: Vec<u32> = list
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
     let shown = client
         .execute(
             "return [...document.querySelectorAll('#queens-board [data-piece]')].map(s => [Number(s.dataset.r) + 1, Number(s.dataset.c) + 1]);",
@@ -215,17 +239,40 @@ async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
     assert!(shown.contains(&(3, 5)));
     // The keyboard: from the focused square, one step right and Enter gives row 3, column 6.
     let keys = KeyActions::new("keys".to_string())
-        .then(KeyAction::Down { value: Key::Right.into() })
-        .then(KeyAction::Up { value: Key::Right.into() })
-        .then(KeyAction::Down { value: Key::Enter.into() })
-        .then(KeyAction::Up { value: Key::Enter.into() });
+        .then(KeyAction::Down {
+            value: Key::Right.into(),
+        })
+        .then(KeyAction::Up {
+            value: Key::Right.into(),
+        })
+        .then(KeyAction::Down {
+            value: Key::Enter.into(),
+        })
+        .then(KeyAction::Up {
+            value: Key::Enter.into(),
+        });
     client.perform_actions(keys).await?;
-    wait_for(client, "return document.getElementById('queens-input').value === '1\\n3 6\\n';").await?;
-    wait_for(client, "return document.getElementById('queens-count').textContent.includes('row 3, column 6');").await?;
-    assert_eq!(text_of(client, "queens-list").await?, cli(&["queens"], "1\n3 6\n"));
+    wait_for(
+        client,
+        "return document.getElementById('queens-input').value === '1\\n3 6\\n';",
+    )
+    .await?;
+    wait_for(
+        client,
+        "return document.getElementById('queens-count').textContent.includes('row 3, column 6');",
+    )
+    .await?;
+    assert_eq!(
+        text_of(client, "queens-list").await?,
+        cli(&["queens"], "1\n3 6\n")
+    );
     // Next steps to placement 2.
     click_id(client, "queens-next").await?;
-    assert!(text_of(client, "queens-count").await?.starts_with("placement 2 of "));
+    assert!(
+        text_of(client, "queens-count")
+            .await?
+            .starts_with("placement 2 of ")
+    );
     screenshot(client, "queens").await
 }
 
@@ -235,17 +282,29 @@ async fn sultan(client: &Client, server: &Server) -> Result<(), Failure> {
     type_into(client, "sultan-w-1-1", "99").await?;
     type_into(client, "sultan-w-8-8", "500").await?;
     click_id(client, "sultan-solve").await?;
-    wait_for(client, "return document.getElementById('sultan-score').textContent !== '\u{2014}';").await?;
+    wait_for(
+        client,
+        "return document.getElementById('sultan-score').textContent !== '\u{2014}';",
+    )
+    .await?;
     let mut weights: Vec<u32> = (1..=64).collect();
     weights[0] = 99;
     weights[63] = 500;
-    let rows: Vec<String> = weights.chunks(8).map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")).collect();
+    let rows: Vec<String> = weights
+        .chunks(8)
+        .map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
     let input = format!("1\n{}\n", rows.join("\n"));
     assert_eq!(text_of(client, "sultan-input").await?, input);
     let expected = cli(&["sultan"], &input);
     assert_eq!(text_of(client, "sultan-score").await?, expected.trim());
     assert_eq!(text_of(client, "sultan-output").await?, expected);
-    let queens = client.execute("return document.querySelectorAll('#sultan-board td.queen').length;", vec![]).await?;
+    let queens = client
+        .execute(
+            "return document.querySelectorAll('#sultan-board td.queen').length;",
+            vec![],
+        )
+        .await?;
     assert_eq!(queens, json!(8));
     screenshot(client, "sultan").await
 }
@@ -254,7 +313,13 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     open(client, server, "tour").await?;
     click_id(client, "tour-clear").await?;
     let place = |piece: &'static str, squares: &'static [&'static str]| async move {
-        client.find(Locator::Css(&format!("input[name=tour-piece][value=\"{piece}\"]"))).await?.click().await?;
+        client
+            .find(Locator::Css(&format!(
+                "input[name=tour-piece][value=\"{piece}\"]"
+            )))
+            .await?
+            .click()
+            .await?;
         for sq in squares {
             square(client, "tour", sq).await?.click().await?;
         }
@@ -265,7 +330,11 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     place("Q", &["a1"]).await?;
     place("B", &["h5"]).await?;
     click_id(client, "tour-solve").await?;
-    wait_for(client, "return document.getElementById('tour-result').textContent !== '\u{2014}';").await?;
+    wait_for(
+        client,
+        "return document.getElementById('tour-result').textContent !== '\u{2014}';",
+    )
+    .await?;
     let input = text_of(client, "tour-input").await?;
     assert!(input.starts_with("1\n"), "{input}");
     assert_eq!(input.matches('N').count(), 4);
@@ -274,10 +343,19 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     let path = expected.lines().nth(1).unwrap();
     assert_eq!(text_of(client, "tour-result").await?, path);
     // The stops are numbered on the board: one mark per stop.
-    let stops = client.execute("return document.querySelectorAll('#tour-board [data-stop]').length;", vec![]).await?;
+    let stops = client
+        .execute(
+            "return document.querySelectorAll('#tour-board [data-stop]').length;",
+            vec![],
+        )
+        .await?;
     assert!(stops.as_u64().unwrap() >= 2, "{stops}");
     click_id(client, "tour-play").await?;
-    wait_for(client, "return document.querySelector('#tour-board .walker') !== null;").await?;
+    wait_for(
+        client,
+        "return document.querySelector('#tour-board .walker') !== null;",
+    )
+    .await?;
     tokio::time::sleep(Duration::from_millis(900)).await;
     screenshot(client, "tour").await?;
     // An impossible board: the bishop in a corner behind pawns.
@@ -287,7 +365,11 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     place("P", &["a7", "b7", "b8"]).await?;
     place("N", &["h1", "h8"]).await?;
     click_id(client, "tour-solve").await?;
-    wait_for(client, "return document.getElementById('tour-result').textContent === 'impossible';").await?;
+    wait_for(
+        client,
+        "return document.getElementById('tour-result').textContent === 'impossible';",
+    )
+    .await?;
     let detail = text_of(client, "tour-detail").await?;
     assert!(detail.contains("bishop on a8"), "{detail}");
     assert!(cli(&["tour"], &text_of(client, "tour-input").await?).contains("impossible"));
@@ -297,30 +379,62 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
 async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
     open(client, server, "showdown").await?;
     type_into(client, "showdown-side", "6").await?;
-    wait_for(client, "return document.querySelectorAll('#showdown-board .sq').length === 36;").await?;
+    wait_for(
+        client,
+        "return document.querySelectorAll('#showdown-board .sq').length === 36;",
+    )
+    .await?;
     // The sample's kings that fit stay; add some more by clicking.
-    for name in ["row 6, column 6", "row 6, column 1", "row 1, column 6", "row 5, column 5"] {
+    for name in [
+        "row 6, column 6",
+        "row 6, column 1",
+        "row 1, column 6",
+        "row 5, column 5",
+    ] {
         square(client, "showdown", name).await?.click().await?;
     }
     type_into(client, "showdown-price-7", "3").await?;
     type_into(client, "showdown-time", "1").await?;
     click_id(client, "showdown-solve").await?;
-    wait_for(client, "return document.getElementById('showdown-cost').textContent !== '\u{2014}';").await?;
-    wait_for(client, "return document.getElementById('showdown-checks').textContent;").await?;
+    wait_for(
+        client,
+        "return document.getElementById('showdown-cost').textContent !== '\u{2014}';",
+    )
+    .await?;
+    wait_for(
+        client,
+        "return document.getElementById('showdown-checks').textContent;",
+    )
+    .await?;
     let input = text_of(client, "showdown-input").await?;
     assert!(input.starts_with("1\n6\n"), "{input}");
     let output = text_of(client, "showdown-output").await?;
     let cost: u64 = text_of(client, "showdown-cost").await?.parse()?;
-    assert_eq!(output.split_whitespace().nth(1).unwrap().parse::<u64>()?, cost);
+    assert_eq!(
+        output.split_whitespace().nth(1).unwrap().parse::<u64>()?,
+        cost
+    );
     // The judge accepts the arrangement read from the page, at that cost.
     let dir = std::env::temp_dir().join(format!("serve-browser-judge-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("t.in"), &input)?;
     std::fs::write(dir.join("t.out"), &output)?;
-    let judged = run(&["showdown", "check", dir.join("t.in").to_str().unwrap(), dir.join("t.out").to_str().unwrap()], b"");
+    let judged = run(
+        &[
+            "showdown",
+            "check",
+            dir.join("t.in").to_str().unwrap(),
+            dir.join("t.out").to_str().unwrap(),
+        ],
+        b"",
+    );
     std::fs::remove_dir_all(&dir)?;
     assert_eq!(judged.code, 0, "{}", judged.stdout_text());
-    assert!(judged.stdout_text().contains(&format!("test 1: {:.6}", cost as f64 / 36.0)));
+    assert!(
+        judged
+            .stdout_text()
+            .contains(&format!("test 1: {:.6}", cost as f64 / 36.0))
+    );
     let lower: u64 = text_of(client, "showdown-bound").await?.parse()?;
     assert!(lower <= cost);
     // Hovering a king names its checker.
@@ -333,8 +447,16 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
     });
     client.perform_actions(hover).await?;
     let checks = text_of(client, "showdown-checks").await?;
-    assert!(checks.starts_with("The king on row 6, column 6 is in check from the "), "{checks}");
-    let checkers = client.execute("return document.querySelectorAll('#showdown-board .checker').length;", vec![]).await?;
+    assert!(
+        checks.starts_with("The king on row 6, column 6 is in check from the "),
+        "{checks}"
+    );
+    let checkers = client
+        .execute(
+            "return document.querySelectorAll('#showdown-board .checker').length;",
+            vec![],
+        )
+        .await?;
     assert!(checkers.as_u64().unwrap() >= 1);
     screenshot(client, "showdown").await
 }
@@ -342,30 +464,68 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
 async fn nqueens(client: &Client, server: &Server) -> Result<(), Failure> {
     open(client, server, "nqueens").await?;
     type_into(client, "nqueens-side", "10").await?;
-    wait_for(client, "return document.querySelectorAll('#nqueens-board .sq').length === 100;").await?;
-    square(client, "nqueens", "row 1, column 2").await?.click().await?;
-    square(client, "nqueens", "row 5, column 1").await?.click().await?;
+    wait_for(
+        client,
+        "return document.querySelectorAll('#nqueens-board .sq').length === 100;",
+    )
+    .await?;
+    square(client, "nqueens", "row 1, column 2")
+        .await?
+        .click()
+        .await?;
+    square(client, "nqueens", "row 5, column 1")
+        .await?
+        .click()
+        .await?;
     click_id(client, "nqueens-count").await?;
-    wait_for(client, "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);").await?;
-    let expected = cli(&["nqueens", "count", "10", "--fix", "1,2", "--fix", "5,1"], "");
+    wait_for(
+        client,
+        "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);",
+    )
+    .await?;
+    let expected = cli(
+        &["nqueens", "count", "10", "--fix", "1,2", "--fix", "5,1"],
+        "",
+    );
     assert_eq!(text_of(client, "nqueens-result").await?, expected.trim());
     assert_eq!(text_of(client, "nqueens-output").await?, expected);
     click_id(client, "nqueens-list").await?;
-    wait_for(client, "return document.getElementById('nqueens-step').textContent.startsWith('placement 1 of');").await?;
-    let listed = cli(&["nqueens", "list", "10", "--fix", "1,2", "--fix", "5,1", "--limit", "20"], "");
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-step').textContent.startsWith('placement 1 of');",
+    )
+    .await?;
+    let listed = cli(
+        &[
+            "nqueens", "list", "10", "--fix", "1,2", "--fix", "5,1", "--limit", "20",
+        ],
+        "",
+    );
     assert_eq!(text_of(client, "nqueens-output").await?, listed);
     screenshot(client, "nqueens").await?;
     // A long count shows its progress and stops on Cancel.
     click_id(client, "nqueens-clear").await?;
     type_into(client, "nqueens-side", "20").await?;
     click_id(client, "nqueens-count").await?;
-    wait_for(client, "return document.getElementById('nqueens-detail').textContent.includes(' parts after ');").await?;
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-detail').textContent.includes(' parts after ');",
+    )
+    .await?;
     click_id(client, "nqueens-cancel").await?;
-    wait_for(client, "return document.getElementById('nqueens-result').textContent === 'cancelled';").await?;
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-result').textContent === 'cancelled';",
+    )
+    .await?;
     // The best weighted placement of random weights.
     type_into(client, "nqueens-side", "8").await?;
     click_id(client, "nqueens-best").await?;
-    wait_for(client, "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);").await?;
+    wait_for(
+        client,
+        "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);",
+    )
+    .await?;
     let input = text_of(client, "nqueens-input").await?;
     let best = cli(&["nqueens", "best"], &input);
     assert_eq!(text_of(client, "nqueens-result").await?, best.trim());

@@ -26,7 +26,12 @@ fn same_as_cli(server: &Server, endpoint: &str, cli: &[&str], input: &[u8]) -> b
     let shown = String::from_utf8_lossy(input);
     match expected.code {
         0 => {
-            assert_eq!(answer.status, 200, "{endpoint} on {shown:?}: {}", answer.text());
+            assert_eq!(
+                answer.status,
+                200,
+                "{endpoint} on {shown:?}: {}",
+                answer.text()
+            );
             assert_eq!(
                 answer.text(),
                 expected.stdout_text(),
@@ -35,7 +40,12 @@ fn same_as_cli(server: &Server, endpoint: &str, cli: &[&str], input: &[u8]) -> b
             true
         }
         2 => {
-            assert_eq!(answer.status, 400, "{endpoint} on {shown:?}: {}", answer.text());
+            assert_eq!(
+                answer.status,
+                400,
+                "{endpoint} on {shown:?}: {}",
+                answer.text()
+            );
             let error = answer.error();
             let message = format!(
                 "error: <stdin>:{}:{}: {}",
@@ -43,7 +53,11 @@ fn same_as_cli(server: &Server, endpoint: &str, cli: &[&str], input: &[u8]) -> b
                 error["column"],
                 error["error"].as_str().expect("a message")
             );
-            assert_eq!(message, expected.stderr.trim_end(), "{endpoint} on {shown:?}");
+            assert_eq!(
+                message,
+                expected.stderr.trim_end(),
+                "{endpoint} on {shown:?}"
+            );
             false
         }
         code => panic!("{cli:?} exited {code}: {}", expected.stderr),
@@ -85,11 +99,21 @@ fn every_puzzle_answers_as_the_command_line_does() {
         let input = std::fs::read(path).expect("the sample");
         for format in ["json", "judge", "board"] {
             let endpoint = format!("{puzzle}?format={format}");
-            assert!(same_as_cli(&server, &endpoint, &[puzzle, "--format", format], &input));
+            assert!(same_as_cli(
+                &server,
+                &endpoint,
+                &[puzzle, "--format", format],
+                &input
+            ));
         }
     }
     let uva = std::fs::read("tests/data/queens/sample.in").unwrap();
-    assert!(same_as_cli(&server, "queens?format=judge&uva=true", &["queens", "--uva"], &uva));
+    assert!(same_as_cli(
+        &server,
+        "queens?format=judge&uva=true",
+        &["queens", "--uva"],
+        &uva
+    ));
 
     // Generated inputs of every family, and each with a random mistake.
     let families: &[(&str, &[&str])] = &[
@@ -103,7 +127,12 @@ fn every_puzzle_answers_as_the_command_line_does() {
             for seed in 1..=3 {
                 let seed = seed.to_string();
                 let input = generate(&[puzzle, "gen", "--seed", &seed, "--kind", kind]);
-                assert!(same_as_cli(&server, &format!("{puzzle}"), &[puzzle, "--format", "json"], &input));
+                assert!(same_as_cli(
+                    &server,
+                    puzzle,
+                    &[puzzle, "--format", "json"],
+                    &input
+                ));
                 let endpoint = format!("{puzzle}?format=judge");
                 assert!(same_as_cli(&server, &endpoint, &[puzzle], &input));
                 for _ in 0..4 {
@@ -133,19 +162,36 @@ fn showdown_answers_as_the_command_line_does_with_a_step_count() {
             "showdown", "gen", "--seed", &seed, "--tests", "3", "--size", "2-12",
         ]));
     }
-    inputs.push(generate(&["showdown", "gen", "--kind", "expensive-small", "--tests", "4"]));
+    inputs.push(generate(&[
+        "showdown",
+        "gen",
+        "--kind",
+        "expensive-small",
+        "--tests",
+        "4",
+    ]));
     for (i, input) in inputs.iter().enumerate() {
         let seed = (i * 7).to_string();
         for format in ["json", "judge", "board"] {
             let endpoint = format!("showdown?format={format}&steps=3000&seed={seed}");
-            let cli = ["showdown", "--format", format, "--steps", "3000", "--seed", &seed];
+            let cli = [
+                "showdown", "--format", format, "--steps", "3000", "--seed", &seed,
+            ];
             assert!(same_as_cli(&server, &endpoint, &cli, input));
         }
-        assert!(same_as_cli(&server, "showdown?greedy=true", &["showdown", "--greedy", "--format", "json"], input));
+        assert!(same_as_cli(
+            &server,
+            "showdown?greedy=true",
+            &["showdown", "--greedy", "--format", "json"],
+            input
+        ));
     }
     // With a time budget the answer depends on the clock: the judge must accept it.
     let input = &inputs[1];
-    let answer = post(&server.url("/api/showdown?format=judge&time_limit=0.5"), input);
+    let answer = post(
+        &server.url("/api/showdown?format=judge&time_limit=0.5"),
+        input,
+    );
     assert_eq!(answer.status, 200, "{}", answer.text());
     let dir = std::env::temp_dir().join(format!("serve-api-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -153,7 +199,12 @@ fn showdown_answers_as_the_command_line_does_with_a_step_count() {
     std::fs::write(&in_path, input).unwrap();
     std::fs::write(&out_path, &answer.body).unwrap();
     let judged = run(
-        &["showdown", "check", in_path.to_str().unwrap(), out_path.to_str().unwrap()],
+        &[
+            "showdown",
+            "check",
+            in_path.to_str().unwrap(),
+            out_path.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(judged.code, 0, "{}{}", judged.stdout_text(), judged.stderr);
@@ -165,7 +216,12 @@ fn showdown_answers_as_the_command_line_does_with_a_step_count() {
         "1\n1\n#\n1 1 1 1 1 1 1 1\n",
         "2\n3\n#__\n___\n__#\n5 5 1 5 5 5 5 5\n",
     ] {
-        assert!(!same_as_cli(&server, "showdown?steps=100", &["showdown", "--format", "json", "--steps", "100"], bad.as_bytes()));
+        assert!(!same_as_cli(
+            &server,
+            "showdown?steps=100",
+            &["showdown", "--format", "json", "--steps", "100"],
+            bad.as_bytes()
+        ));
     }
     server.stop(Duration::from_secs(10));
 }
@@ -176,7 +232,10 @@ fn showdown_checks_name_every_kings_checkers() {
     let input = std::fs::read_to_string("tests/data/showdown/sample.in").unwrap();
     // The statement's board with a rook on (1,1) and horses on (3,3) and (4,1).
     let body = serde_json::json!({"input": input, "answers": [[[2, 1, 1], [6, 3, 3], [6, 4, 1]]]});
-    let answer = post(&server.url("/api/showdown/checks"), body.to_string().as_bytes());
+    let answer = post(
+        &server.url("/api/showdown/checks"),
+        body.to_string().as_bytes(),
+    );
     assert_eq!(answer.status, 200, "{}", answer.text());
     let judged: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
     assert_eq!(judged["valid"], true);
@@ -187,14 +246,23 @@ fn showdown_checks_name_every_kings_checkers() {
         assert!(!king["checked_by"].as_array().unwrap().is_empty(), "{king}");
     }
     // The rook on (1,1) checks the king on (1,4) along the first row (nothing between).
-    let k14 = kings.iter().find(|k| k["row"] == 1 && k["col"] == 4).unwrap();
+    let k14 = kings
+        .iter()
+        .find(|k| k["row"] == 1 && k["col"] == 4)
+        .unwrap();
     assert_eq!(k14["checked_by"], serde_json::json!([0]));
     // Without the second horse a king stays unchecked: the judge says which.
     let body = serde_json::json!({"input": input, "answers": [[[2, 1, 1], [6, 3, 3]]]});
-    let answer = post(&server.url("/api/showdown/checks"), body.to_string().as_bytes());
+    let answer = post(
+        &server.url("/api/showdown/checks"),
+        body.to_string().as_bytes(),
+    );
     let judged: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
     assert_eq!(judged["valid"], false);
-    assert!(judged["error"].as_str().unwrap().contains("not in check"), "{judged}");
+    assert!(
+        judged["error"].as_str().unwrap().contains("not in check"),
+        "{judged}"
+    );
     let bad = post(&server.url("/api/showdown/checks"), b"{\"input\": 3}");
     assert_eq!(bad.status, 400);
     server.stop(Duration::from_secs(10));
@@ -208,7 +276,11 @@ fn nqueens_answers_as_the_command_line_does() {
         let n = rng.random_range(1..=11u64);
         let mut fixes = Vec::new();
         for _ in 0..rng.random_range(0..=2) {
-            fixes.push(format!("{},{}", rng.random_range(1..=n), rng.random_range(1..=n)));
+            fixes.push(format!(
+                "{},{}",
+                rng.random_range(1..=n),
+                rng.random_range(1..=n)
+            ));
         }
         let query: String = fixes.iter().map(|f| format!("&fix={f}")).collect();
         let mut cli: Vec<String> = vec!["nqueens".into(), "count".into(), n.to_string()];
@@ -217,10 +289,15 @@ fn nqueens_answers_as_the_command_line_does() {
         }
         for format in ["json", "judge"] {
             let expected = run(
-                &[cli.iter().map(String::as_str).collect::<Vec<_>>(), vec!["--format", format]].concat(),
+                &[
+                    cli.iter().map(String::as_str).collect::<Vec<_>>(),
+                    vec!["--format", format],
+                ]
+                .concat(),
                 b"",
             );
-            let answer = get(&server.url(&format!("/api/nqueens/count?n={n}{query}&format={format}")));
+            let answer =
+                get(&server.url(&format!("/api/nqueens/count?n={n}{query}&format={format}")));
             if expected.code == 0 {
                 assert_eq!(answer.status, 200, "{}", answer.text());
                 assert_eq!(answer.text(), expected.stdout_text());
@@ -234,10 +311,19 @@ fn nqueens_answers_as_the_command_line_does() {
             }
             cli[1] = "list".into();
             let listed = run(
-                &[cli.iter().map(String::as_str).collect::<Vec<_>>(), vec!["--format", format, "--limit", "30"]].concat(),
+                &[
+                    cli.iter().map(String::as_str).collect::<Vec<_>>(),
+                    vec!["--format", format, "--limit", "30"],
+                ]
+                .concat(),
                 b"",
             );
-            let answer = post(&server.url(&format!("/api/nqueens/list?n={n}{query}&format={format}&limit=30")), b"");
+            let answer = post(
+                &server.url(&format!(
+                    "/api/nqueens/list?n={n}{query}&format={format}&limit=30"
+                )),
+                b"",
+            );
             if listed.code == 0 {
                 assert_eq!(answer.status, 200, "{}", answer.text());
                 assert_eq!(answer.text(), listed.stdout_text());
@@ -255,17 +341,29 @@ fn nqueens_answers_as_the_command_line_does() {
             let n = [1usize, 4, 5, 6, 8, 9][rng.random_range(0..6)];
             input.push_str(&format!("{n}\n"));
             for _ in 0..n {
-                let row: Vec<String> = (0..n).map(|_| rng.random_range(0..1000u32).to_string()).collect();
+                let row: Vec<String> = (0..n)
+                    .map(|_| rng.random_range(0..1000u32).to_string())
+                    .collect();
                 input.push_str(&row.join(" "));
                 input.push('\n');
             }
         }
         for format in ["json", "judge"] {
             let endpoint = format!("nqueens/best?format={format}");
-            assert!(same_as_cli(&server, &endpoint, &["nqueens", "best", "--format", format], input.as_bytes()));
+            assert!(same_as_cli(
+                &server,
+                &endpoint,
+                &["nqueens", "best", "--format", format],
+                input.as_bytes()
+            ));
         }
         let bad = mutate(input.as_bytes(), &mut rng);
-        same_as_cli(&server, "nqueens/best", &["nqueens", "best", "--format", "json"], &bad);
+        same_as_cli(
+            &server,
+            "nqueens/best",
+            &["nqueens", "best", "--format", "json"],
+            &bad,
+        );
         let _ = round;
     }
     server.stop(Duration::from_secs(10));
@@ -278,12 +376,18 @@ fn count_events_report_progress_then_the_count() {
     assert_eq!(answer.status, 200);
     assert_eq!(answer.content_type, "text/event-stream");
     let text = answer.text();
-    assert!(text.starts_with("event: progress\ndata: {\"done\":"), "{text}");
+    assert!(
+        text.starts_with("event: progress\ndata: {\"done\":"),
+        "{text}"
+    );
     let result = text
         .split("\n\n")
         .find_map(|e| e.strip_prefix("event: result\ndata: "))
         .unwrap_or_else(|| panic!("a result event in {text}"));
-    let expected = run(&["nqueens", "count", "14", "--fix", "1,2", "--format", "json"], b"");
+    let expected = run(
+        &["nqueens", "count", "14", "--fix", "1,2", "--format", "json"],
+        b"",
+    );
     assert_eq!(format!("{result}\n"), expected.stdout_text());
     server.stop(Duration::from_secs(10));
 }
@@ -307,7 +411,11 @@ fn a_cancelled_count_frees_its_solver() {
     let started = Instant::now();
     let answer = get(&server.url("/api/nqueens/count?n=8"));
     assert_eq!(answer.status, 200, "{}", answer.text());
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
     server.stop(Duration::from_secs(10));
 }
 
@@ -319,14 +427,28 @@ fn limits_and_guards() {
     let big = format!("300\n{}", "1 1\n".repeat(300));
     let answer = post(&queens, big.as_bytes());
     assert_eq!(answer.status, 413, "{}", answer.text());
-    assert!(answer.error()["error"].as_str().unwrap().contains("1000 bytes"));
+    assert!(
+        answer.error()["error"]
+            .as_str()
+            .unwrap()
+            .contains("1000 bytes")
+    );
     // Query parameters are checked.
     for (path, what) in [
         ("/api/queens?colour=red", "unknown query parameter 'colour'"),
-        ("/api/queens?format=xml", "format: expected json, judge or board"),
-        ("/api/showdown?time_limit=3", "time_limit: expected a number of seconds from 0 to 2"),
+        (
+            "/api/queens?format=xml",
+            "format: expected json, judge or board",
+        ),
+        (
+            "/api/showdown?time_limit=3",
+            "time_limit: expected a number of seconds from 0 to 2",
+        ),
         ("/api/showdown?time_limit=-1", "time_limit"),
-        ("/api/nqueens/count?n=65", "expected a board side 1..64, found 65"),
+        (
+            "/api/nqueens/count?n=65",
+            "expected a board side 1..64, found 65",
+        ),
         ("/api/nqueens/count", "n: expected a board side"),
         ("/api/nqueens/count?n=8&fix=1", "fix: expected ROW,COL"),
     ] {
@@ -337,15 +459,27 @@ fn limits_and_guards() {
     }
     // Too many showdown steps for the input.
     let largest = generate(&["showdown", "gen", "--kind", "largest"]);
-    let answer = post(&server.url("/api/showdown?steps=1000000"), &largest[..largest.len().min(900)]);
+    let answer = post(
+        &server.url("/api/showdown?steps=1000000"),
+        &largest[..largest.len().min(900)],
+    );
     assert_eq!(answer.status, 400, "{}", answer.text());
     // A count past the time limit: 504 and the command line's words.
     let answer = get(&server.url("/api/nqueens/count?n=20&time_limit=0.3"));
     assert_eq!(answer.status, 504, "{}", answer.text());
-    assert!(answer.error()["error"].as_str().unwrap().starts_with("time limit reached after"));
+    assert!(
+        answer.error()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("time limit reached after")
+    );
     // A listing that cannot finish in time.
     let answer = get(&server.url("/api/nqueens/list?n=48&fix=2,1&time_limit=0.3&limit=1"));
-    assert!(answer.status == 504 || answer.status == 200, "{}", answer.text());
+    assert!(
+        answer.status == 504 || answer.status == 200,
+        "{}",
+        answer.text()
+    );
     // Other sites and other names.
     let answer = try_post(&queens, b"1\n1 1\n", &[("Origin", "http://evil.example")]).unwrap();
     assert_eq!(answer.status, 403);
@@ -358,8 +492,16 @@ fn limits_and_guards() {
     // The page and its headers; nothing outside the table of files.
     let page = get(&server.url("/"));
     assert_eq!(page.status, 200);
-    assert!(page.text().contains("<script type=\"module\" src=\"/js/main.js\">"));
-    for path in ["/js/../../Cargo.toml", "/Cargo.toml", "/js/nothing.js", "/api/nothing"] {
+    assert!(
+        page.text()
+            .contains("<script type=\"module\" src=\"/js/main.js\">")
+    );
+    for path in [
+        "/js/../../Cargo.toml",
+        "/Cargo.toml",
+        "/js/nothing.js",
+        "/api/nothing",
+    ] {
         assert_eq!(get(&server.url(path)).status, 404, "{path}");
     }
     assert_eq!(get(&server.url("/api/queens")).status, 405);
@@ -369,7 +511,13 @@ fn limits_and_guards() {
 #[test]
 fn every_answer_carries_the_security_headers() {
     let server = Server::start(&[]);
-    for path in ["/", "/js/main.js", "/style.css", "/api/nqueens/count?n=6", "/nowhere"] {
+    for path in [
+        "/",
+        "/js/main.js",
+        "/style.css",
+        "/api/nqueens/count?n=6",
+        "/nowhere",
+    ] {
         let response = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
@@ -379,7 +527,10 @@ fn every_answer_carries_the_security_headers() {
             .unwrap();
         let h = response.headers();
         let csp = h.get("content-security-policy").unwrap().to_str().unwrap();
-        assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"), "{csp}");
+        assert!(
+            csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+            "{csp}"
+        );
         assert!(!csp.contains("unsafe"), "{csp}");
         assert_eq!(h.get("x-content-type-options").unwrap(), "nosniff");
         assert_eq!(h.get("x-frame-options").unwrap(), "DENY");
@@ -425,5 +576,8 @@ fn the_next_free_port_is_taken_when_the_first_is_busy() {
         .and_then(|r| r.split('/').next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("a port in {line:?}"));
-    assert!(printed > port && printed < port + 100, "{printed} after {port}");
+    assert!(
+        printed > port && printed < port + 100,
+        "{printed} after {port}"
+    );
 }

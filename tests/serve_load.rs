@@ -20,15 +20,27 @@ use support::run;
 #[derive(Clone)]
 enum Request {
     /// A valid input: 200 with exactly these bytes.
-    Valid { path: String, body: Vec<u8>, expected: Vec<u8> },
+    Valid {
+        path: String,
+        body: Vec<u8>,
+        expected: Vec<u8>,
+    },
     /// A malformed input: 400 with this error body.
-    Malformed { path: String, body: Vec<u8>, expected: serde_json::Value },
+    Malformed {
+        path: String,
+        body: Vec<u8>,
+        expected: serde_json::Value,
+    },
     /// A body over the limit: 413 (or the connection closed while it was still sending).
     Oversized { path: String, body: Vec<u8> },
     /// A solve that runs into its time limit: 504, or 200.
     Slow { path: String, body: Vec<u8> },
     /// A valid input sent in small pieces with pauses: 200 with these bytes.
-    SlowUpload { path: String, body: Vec<u8>, expected: Vec<u8> },
+    SlowUpload {
+        path: String,
+        body: Vec<u8>,
+        expected: Vec<u8>,
+    },
 }
 
 /// A body that arrives in pieces of 256 bytes, 50 ms apart.
@@ -73,23 +85,39 @@ fn requests() -> Vec<Request> {
     let mut valid = Vec::new();
     for seed in ["1", "2"] {
         let q = generate(&["queens", "gen", "--seed", seed, "--cases", "50"]);
-        valid.push(("/api/queens".to_string(), cli(&["queens", "--format", "json"], &q), q));
+        valid.push((
+            "/api/queens".to_string(),
+            cli(&["queens", "--format", "json"], &q),
+            q,
+        ));
         let s = generate(&["sultan", "gen", "--seed", seed, "--boards", "20"]);
-        valid.push(("/api/sultan".to_string(), cli(&["sultan", "--format", "json"], &s), s));
+        valid.push((
+            "/api/sultan".to_string(),
+            cli(&["sultan", "--format", "json"], &s),
+            s,
+        ));
         let t = generate(&["tour", "gen", "--seed", seed, "--scenarios", "5"]);
         valid.push(("/api/tour?format=judge".to_string(), cli(&["tour"], &t), t));
     }
     valid.push((
         "/api/nqueens/count?n=10&fix=1,2".to_string(),
-        cli(&["nqueens", "count", "10", "--fix", "1,2", "--format", "json"], b""),
+        cli(
+            &["nqueens", "count", "10", "--fix", "1,2", "--format", "json"],
+            b"",
+        ),
         Vec::new(),
     ));
     valid.push((
         "/api/nqueens/list?n=8&limit=10".to_string(),
-        cli(&["nqueens", "list", "8", "--limit", "10", "--format", "json"], b""),
+        cli(
+            &["nqueens", "list", "8", "--limit", "10", "--format", "json"],
+            b"",
+        ),
         Vec::new(),
     ));
-    let best = b"1\n6\n1 2 3 4 5 6\n6 5 4 3 2 1\n1 1 1 1 1 1\n9 9 9 9 9 9\n2 4 6 8 10 12\n3 1 4 1 5 9\n".to_vec();
+    let best =
+        b"1\n6\n1 2 3 4 5 6\n6 5 4 3 2 1\n1 1 1 1 1 1\n9 9 9 9 9 9\n2 4 6 8 10 12\n3 1 4 1 5 9\n"
+            .to_vec();
     valid.push((
         "/api/nqueens/best".to_string(),
         cli(&["nqueens", "best", "--format", "json"], &best),
@@ -98,7 +126,12 @@ fn requests() -> Vec<Request> {
     let showdown = std::fs::read("tests/data/showdown/sample.in").unwrap();
     valid.push((
         "/api/showdown?steps=2000&seed=3".to_string(),
-        cli(&["showdown", "--format", "json", "--steps", "2000", "--seed", "3"], &showdown),
+        cli(
+            &[
+                "showdown", "--format", "json", "--steps", "2000", "--seed", "3",
+            ],
+            &showdown,
+        ),
         showdown,
     ));
 
@@ -126,11 +159,19 @@ fn requests() -> Vec<Request> {
         let r = match i % 20 {
             0..=9 => {
                 let (path, expected, body) = valid[i % valid.len()].clone();
-                Request::Valid { path, body, expected }
+                Request::Valid {
+                    path,
+                    body,
+                    expected,
+                }
             }
             10..=14 => {
                 let (path, body, expected) = malformed[i % malformed.len()].clone();
-                Request::Malformed { path, body, expected }
+                Request::Malformed {
+                    path,
+                    body,
+                    expected,
+                }
             }
             15 | 16 => Request::Oversized {
                 path: "/api/queens".to_string(),
@@ -146,7 +187,11 @@ fn requests() -> Vec<Request> {
             },
             _ => {
                 let (path, expected, body) = valid[i % 3].clone();
-                Request::SlowUpload { path, body, expected }
+                Request::SlowUpload {
+                    path,
+                    body,
+                    expected,
+                }
             }
         };
         all.push(r);
@@ -168,7 +213,10 @@ fn send(base: &str, request: &Request) -> Result<Answer, String> {
                     .timeout_global(Some(Duration::from_secs(60)))
                     .build()
                     .into();
-                let mut trickle = Trickle { data: body.clone(), at: 0 };
+                let mut trickle = Trickle {
+                    data: body.clone(),
+                    at: 0,
+                };
                 agent
                     .post(&format!("{base}{path}"))
                     .send(ureq::SendBody::from_reader(&mut trickle))
@@ -181,7 +229,11 @@ fn send(base: &str, request: &Request) -> Result<Answer, String> {
                             .unwrap_or_default()
                             .to_string();
                         let body = r.body_mut().read_to_vec()?;
-                        Ok(Answer { status, content_type, body })
+                        Ok(Answer {
+                            status,
+                            content_type,
+                            body,
+                        })
                     })
             }
         };
@@ -238,7 +290,12 @@ fn a_few_hundred_mixed_requests_at_once() {
             // The server answered 413 and closed before the client had sent everything.
             (Request::Oversized { .. }, Err(_)) => counts[3] += 1,
             (Request::Slow { path, .. }, Ok(a)) => {
-                assert!(a.status == 504 || a.status == 200, "{path}: {} {}", a.status, a.text());
+                assert!(
+                    a.status == 504 || a.status == 200,
+                    "{path}: {} {}",
+                    a.status,
+                    a.text()
+                );
                 if a.status == 200 {
                     let json: serde_json::Value = serde_json::from_slice(&a.body).unwrap();
                     assert_eq!(json["cost"], 3, "{path}");
@@ -260,7 +317,13 @@ fn a_few_hundred_mixed_requests_at_once() {
     let elapsed = started.elapsed();
     // Still up and right.
     let answer = post(&format!("{base}/api/queens?format=judge"), b"1\n1 1\n");
-    assert_eq!(answer.text(), cli(&["queens"], b"1\n1 1\n").iter().map(|&b| b as char).collect::<String>());
+    assert_eq!(
+        answer.text(),
+        cli(&["queens"], b"1\n1 1\n")
+            .iter()
+            .map(|&b| b as char)
+            .collect::<String>()
+    );
     let peak = server.peak_memory_kib();
     eprintln!(
         "load: {} valid answers right, {} malformed refused, {} oversized refused (+{} cut off), \

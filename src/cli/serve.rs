@@ -64,9 +64,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         limits: Limits {
             max_body: args.max_body,
             max_time,
-            solvers: args
-                .solvers
-                .map_or(Limits::default().solvers, usize::from),
+            solvers: args.solvers.map_or(Limits::default().solvers, usize::from),
             queue: args.queue,
             ..Limits::default()
         },
@@ -74,7 +72,8 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     let open = args.open;
     let mut written = Ok(());
     serve::run(config, |url| {
-        written = writeln!(out, "chess-puzzles serve: {url} (Ctrl-C stops)").and_then(|()| out.flush());
+        written =
+            writeln!(out, "chess-puzzles serve: {url} (Ctrl-C stops)").and_then(|()| out.flush());
         if open {
             open_browser(url);
         }

@@ -687,7 +687,12 @@ mod tests {
         assert!(listed.stopped);
         assert!(started.elapsed() < Duration::from_secs(5));
         let all = Problem::new(6, &[]).unwrap();
-        let listed = list_until(&all, &mut Vec::new(), &ListOptions::default(), &Control::new());
+        let listed = list_until(
+            &all,
+            &mut Vec::new(),
+            &ListOptions::default(),
+            &Control::new(),
+        );
         assert_eq!(
             listed.unwrap(),
             Listed {

@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{RawQuery, State as AxumState};
-use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::StatusCode;
+use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::ValueEnum;
@@ -185,7 +185,10 @@ impl IntoResponse for ApiError {
         text.push(b'\n');
         let mut response = (self.status, text).into_response();
         let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         response
     }
@@ -238,8 +241,11 @@ async fn read_body(limits: &Limits, headers: &HeaderMap, body: Body) -> Result<B
 fn take_format(params: &mut Params) -> Result<(OutputFormat, &'static str), ApiError> {
     let format = match params.take::<String>("format", "json, judge or board")? {
         None => OutputFormat::Json,
-        Some(name) => OutputFormat::from_str(&name, true)
-            .map_err(|_| ApiError::bad(format!("format: expected json, judge or board, found '{name}'")))?,
+        Some(name) => OutputFormat::from_str(&name, true).map_err(|_| {
+            ApiError::bad(format!(
+                "format: expected json, judge or board, found '{name}'"
+            ))
+        })?,
     };
     let content_type = if format == OutputFormat::Json {
         JSON_LINES
@@ -404,10 +410,13 @@ async fn tour_explain(
                     },
                     square: tour::square_name(sq),
                 });
-                serde_json::to_writer(&mut lines, &Explained {
-                    scenario: case,
-                    unreachable,
-                })
+                serde_json::to_writer(
+                    &mut lines,
+                    &Explained {
+                        scenario: case,
+                        unreachable,
+                    },
+                )
                 .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
                 lines.push(b'\n');
             }
@@ -651,7 +660,10 @@ fn take_problem(params: &mut Params) -> Result<Problem, ApiError> {
     let fixes = params
         .take_all("fix")
         .iter()
-        .map(|f| f.parse::<Fix>().map_err(|e| ApiError::bad(format!("fix: {e}"))))
+        .map(|f| {
+            f.parse::<Fix>()
+                .map_err(|e| ApiError::bad(format!("fix: {e}")))
+        })
         .collect::<Result<Vec<Fix>, ApiError>>()?;
     Problem::new(n, &fixes).map_err(|e| ApiError::bad(e.to_string()))
 }
@@ -686,13 +698,16 @@ async fn count_api(
         let permit = state.gate.enter().await?;
         let control = Control::with_deadline(Instant::now() + time_limit);
         let deadline = time_limit + GRACE;
-        Ok(respond(permit, deadline, content_type, move |out| {
-            match nqueens::count(&problem, &control) {
+        Ok(respond(
+            permit,
+            deadline,
+            content_type,
+            move |out| match nqueens::count(&problem, &control) {
                 Some(count) => nqueens::write_count(out, &problem, count, format)
                     .map_err(|e| ApiError::from_output(&e, "writing the count")),
                 None => Err(count_timed_out(&control, started)),
-            }
-        })
+            },
+        )
         .await)
     };
     finish(run.await)
@@ -785,7 +800,10 @@ async fn count_events(AxumState(state): Shared, RawQuery(query): RawQuery) -> Re
         });
         let mut response = Body::from_stream(stream).into_response();
         let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        );
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         Ok(response)
     };

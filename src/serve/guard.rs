@@ -112,10 +112,7 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str>
 fn is_cross_site(headers: &HeaderMap, host: &str) -> bool {
     if let Some(origin) = headers.get(header::ORIGIN) {
         let own = format!("http://{host}");
-        if !origin
-            .to_str()
-            .is_ok_and(|o| o.eq_ignore_ascii_case(&own))
-        {
+        if !origin.to_str().is_ok_and(|o| o.eq_ignore_ascii_case(&own)) {
             return true;
         }
     }
@@ -157,13 +154,22 @@ mod tests {
             &with(&[("origin", "http://127.0.0.1:8080")]),
             host
         ));
-        assert!(is_cross_site(&with(&[("origin", "https://evil.example")]), host));
+        assert!(is_cross_site(
+            &with(&[("origin", "https://evil.example")]),
+            host
+        ));
         assert!(is_cross_site(&with(&[("origin", "null")]), host));
         assert!(!is_cross_site(
             &with(&[("sec-fetch-site", "same-origin")]),
             host
         ));
-        assert!(is_cross_site(&with(&[("sec-fetch-site", "cross-site")]), host));
-        assert!(is_cross_site(&with(&[("sec-fetch-site", "same-site")]), host));
+        assert!(is_cross_site(
+            &with(&[("sec-fetch-site", "cross-site")]),
+            host
+        ));
+        assert!(is_cross_site(
+            &with(&[("sec-fetch-site", "same-site")]),
+            host
+        ));
     }
 }

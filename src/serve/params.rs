@@ -42,7 +42,9 @@ impl Params {
                     bad_request(format!("{name}: expected {expected}, found '{value}'"))
                 })
             }
-            _ => Err(bad_request(format!("{name}: expected one value, found several"))),
+            _ => Err(bad_request(format!(
+                "{name}: expected one value, found several"
+            ))),
         }
     }
 
@@ -58,7 +60,9 @@ impl Params {
                     "{name}: expected true or false, found '{other}'"
                 ))),
             },
-            _ => Err(bad_request(format!("{name}: expected one value, found several"))),
+            _ => Err(bad_request(format!(
+                "{name}: expected one value, found several"
+            ))),
         }
     }
 

@@ -122,7 +122,9 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
-fn answer(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Result<Answer, ureq::Error> {
+fn answer(
+    result: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+) -> Result<Answer, ureq::Error> {
     let mut response = result?;
     let status = response.status().as_u16();
     let content_type = response

@@ -25,7 +25,7 @@ function download(name, text) {
  * Fills the `.io[data-puzzle=...]` block of a view. `solveInput(text)` is called with a pasted
  * or loaded input; the view sets the output with `setOutput`.
  */
-export function makeIo(puzzle, solveInput) {
+export function makeIo(puzzle, solveInput, placeholder = '') {
   const root = document.querySelector(`.io[data-puzzle="${puzzle}"]`);
   root.replaceChildren();
   const left = document.createElement('div');
@@ -38,6 +38,7 @@ export function makeIo(puzzle, solveInput) {
   const input = document.createElement('textarea');
   input.id = `${puzzle}-input`;
   input.spellcheck = false;
+  input.placeholder = placeholder;
   const inButtons = document.createElement('div');
   inButtons.className = 'buttons';
   const solve = button('Solve this input', inButtons, 'primary');

@@ -18,7 +18,8 @@ export function init() {
   const progress = document.getElementById('nqueens-progress');
   const step = document.getElementById('nqueens-step');
   const cancel = document.getElementById('nqueens-cancel');
-  const io = makeIo('nqueens', (text) => bestInput(text));
+  const io = makeIo('nqueens', (text) => bestInput(text),
+    'An input of nqueens best: the number of boards, then for each its side n and n rows of n weights');
   const key = (r, c) => r * 64 + c;
 
   function build() {
@@ -124,7 +125,7 @@ export function init() {
     placements = json.objects.map((p) => p.rows);
     index = 0;
     weights = null;
-    result.textContent = placements.length ? `first ${placements.length}` : 'none';
+    result.textContent = placements.length === 20 ? 'first 20' : `all ${placements.length}`;
     detail.textContent = `${describeProblem()}: the first placements in lexicographic order (at most 20)`;
     draw();
   }

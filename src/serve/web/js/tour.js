@@ -131,9 +131,14 @@ export function init() {
     const walker = svg('text', { class: 'walker' }, board.over);
     walker.textContent = '\u265B';
     const perMove = 700;
-    const start = performance.now();
+    const [r0, c0] = points[0];
+    walker.setAttribute('x', c0 + 0.5);
+    walker.setAttribute('y', r0 + 0.55);
+    let start = null;
     const frame = (now) => {
-      const t = (now - start) / perMove;
+      // The first frame's time is the start (a frame's time may precede the click's).
+      if (start === null) start = now;
+      const t = Math.max(0, (now - start) / perMove);
       const i = Math.min(Math.floor(t), points.length - 1);
       const f = i >= points.length - 1 ? 0 : t - i;
       const [r1, c1] = points[i];
