@@ -265,6 +265,27 @@ fn showdown_checks_name_every_kings_checkers() {
     );
     let bad = post(&server.url("/api/showdown/checks"), b"{\"input\": 3}");
     assert_eq!(bad.status, 400);
+    // The work of naming checkers is bounded: 16,000 pieces on a 256x256 board are too many.
+    let side = 256;
+    let board = format!(
+        "1\n{side}\n{}1 1 1 1 1 1 1 1\n",
+        format!("{}\n", "_".repeat(side)).repeat(side)
+    );
+    let pieces: Vec<[u64; 3]> = (0..16_000u64)
+        .map(|i| [1, 1 + i % 256, 1 + i / 256])
+        .collect();
+    let body = serde_json::json!({"input": board, "answers": [pieces]});
+    let bad = post(
+        &server.url("/api/showdown/checks"),
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    assert!(
+        bad.error()["error"]
+            .as_str()
+            .unwrap()
+            .contains("pieces times board sides")
+    );
     server.stop(Duration::from_secs(10));
 }
 

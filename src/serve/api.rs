@@ -20,6 +20,7 @@
 //! carry `{"error": ...}` alone: 400 a bad query, 403 another site, 408 a body sent too
 //! slowly, 413 a body too large, 503 every solver busy, 504 the server's time limit.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,8 +40,8 @@ use super::Limits;
 use super::gate::Gate;
 use super::params::Params;
 use super::stream::{ChunkWriter, respond};
+use crate::core::Square;
 use crate::core::pieces::attacks;
-use crate::core::{Square, SquareSet};
 use crate::error::{InputError, RunError};
 use crate::input::Scanner;
 use crate::nqueens::{self, BestReader, BestRun, Control, Fix, ListOptions, Problem};
@@ -52,6 +53,11 @@ use crate::{queens, sultan, tour};
 /// `/api/showdown?steps=` accepts: 20,000 steps on 15 boards of 25x25, the statement's
 /// largest input, which take 3.3 s (1.6 s of CPU) on the machine the README describes.
 pub const MAX_STEP_SQUARES: u64 = 20_000 * 15 * 625;
+
+/// The most pieces times board sides (over all tests) that `/api/showdown/checks` judges:
+/// each piece's attacks cost up to four times the side. 15 answers of 625 pieces on 25x25
+/// boards are 234,375.
+const MAX_CHECK_WORK: u64 = 4_000_000;
 
 /// How long a solve may go on writing its answer after its own time limit ran out (its
 /// last answers, a slow client).
@@ -539,6 +545,7 @@ fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
     let mut reader = showdown::Reader::new(Scanner::new(request.input.as_bytes())).map_err(fail)?;
     let mut lines = Vec::new();
     let mut case = 0usize;
+    let mut work = 0u64;
     while let Some(instance) = reader.next_instance().map_err(fail)? {
         let answer = request.answers.get(case).map_or(&[][..], Vec::as_slice);
         case += 1;
@@ -564,6 +571,12 @@ fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
                 }
             }
         }
+        work += pieces.len() as u64 * n;
+        if work > MAX_CHECK_WORK {
+            return Err(ApiError::bad(format!(
+                "answers: expected at most {MAX_CHECK_WORK} pieces times board sides in all, found more by test {case}"
+            )));
+        }
         let verdict = match &error {
             Some(_) => None,
             None => Some(judge::verify(&instance, &pieces)),
@@ -572,19 +585,28 @@ fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
         for p in &pieces {
             occupied.insert(p.square);
         }
-        let hits: Vec<SquareSet> = pieces
-            .iter()
-            .map(|p| attacks(p.kind, p.square, &occupied))
-            .collect();
-        let kings = instance
+        let mut kings: Vec<CheckedKing> = instance
             .kings()
             .iter()
             .map(|k| CheckedKing {
                 row: u32::from(k.row) + 1,
                 col: u32::from(k.col) + 1,
-                checked_by: (0..pieces.len()).filter(|&i| hits[i].contains(k)).collect(),
+                checked_by: Vec::new(),
             })
             .collect();
+        let order: HashMap<Square, usize> = instance
+            .kings()
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k, i))
+            .collect();
+        for (i, p) in pieces.iter().enumerate() {
+            for k in attacks(p.kind, p.square, &occupied).iter() {
+                if let Some(&king) = order.get(&k) {
+                    kings[king].checked_by.push(i);
+                }
+            }
+        }
         let (valid, cost) = match verdict {
             Some(Ok(cost)) => (true, Some(cost)),
             Some(Err(rejection)) => {
