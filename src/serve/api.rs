@@ -20,6 +20,10 @@
 //! carry `{"error": ...}` alone: 400 a bad query, 403 another site, 408 a body sent too
 //! slowly, 413 a body too large, 503 every solver busy, 504 the server's time limit.
 
+// The solvers' options are built with `..Default::default()` although every field is set
+// today, so that a field the command line gains later keeps its default here.
+#![allow(clippy::needless_update)]
+
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -319,8 +323,12 @@ async fn queens_api(
             parse_all(queens::Reader::new(Scanner::new(&body[..])), |r| {
                 r.next_query().map(|q| q.is_some())
             })?;
-            queens::run(&body[..], out, queens::Options { format, style })
-                .map_err(ApiError::from_run)
+            let options = queens::Options {
+                format,
+                style,
+                ..queens::Options::default()
+            };
+            queens::run(&body[..], out, options).map_err(ApiError::from_run)
         })
         .await)
     };
@@ -368,7 +376,11 @@ async fn tour_api(
             parse_all(tour::Reader::new(Scanner::new(&body[..])), |r| {
                 r.next_scenario().map(|s| s.is_some())
             })?;
-            tour::run(&body[..], out, tour::Options { format }).map_err(ApiError::from_run)
+            let options = tour::Options {
+                format,
+                ..tour::Options::default()
+            };
+            tour::run(&body[..], out, options).map_err(ApiError::from_run)
         })
         .await)
     };
@@ -461,6 +473,7 @@ async fn showdown_api(
             seed,
             steps,
             greedy,
+            ..showdown::Options::default()
         };
         Ok(respond(permit, deadline, content_type, move |out| {
             let mut squares = 0u64;
@@ -850,7 +863,11 @@ async fn list_api(
         let control = Control::with_deadline(Instant::now() + time_limit);
         let deadline = time_limit + GRACE;
         Ok(respond(permit, deadline, content_type, move |out| {
-            let options = ListOptions { format, limit };
+            let options = ListOptions {
+                format,
+                limit,
+                ..ListOptions::default()
+            };
             let listed = nqueens::list_until(&problem, out, &options, &control)
                 .map_err(|e| ApiError::from_output(&e, "listing"))?;
             if listed.stopped {
