@@ -337,7 +337,11 @@ fn a_few_hundred_mixed_requests_at_once() {
         peak / 1024
     );
     // Quiet again, a body just over the limit is refused with its status.
-    let over = try_post(&format!("{base}/api/queens"), &vec![b'1'; (1 << 20) + 1], &[]);
+    let over = try_post(
+        &format!("{base}/api/queens"),
+        &vec![b'1'; (1 << 20) + 1],
+        &[],
+    );
     assert_eq!(over.map(|a| a.status).ok(), Some(413));
     assert!(peak < 256 * 1024, "peak memory {peak} KiB");
     assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
