@@ -27,6 +27,9 @@ pub mod generator;
 mod instance;
 pub mod judge;
 pub mod local_search;
+pub mod model;
+#[cfg(feature = "milp")]
+pub mod prove;
 mod reader;
 pub mod solver;
 pub mod validate;
