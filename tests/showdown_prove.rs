@@ -296,6 +296,62 @@ mod milp {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Ctrl-C (SIGINT) ends a long proof with what it has: every test answered validly, the
+    /// interrupted ones not called optimal, exit 0, within seconds.
+    #[test]
+    fn ctrl_c_writes_what_it_has() {
+        use std::process::{Command, Stdio};
+        let generated = run(
+            &[
+                "showdown", "gen", "--seed", "3", "--tests", "3", "--size", "20", "--kind",
+                "dense", "--costs", "uniform",
+            ],
+            b"",
+        );
+        assert_eq!(generated.code, 0);
+        let dir = std::env::temp_dir().join(format!("prove-int-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input_path = dir.join("t.in");
+        std::fs::write(&input_path, &generated.stdout).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
+            .args(["showdown", "--prove", "--time-limit", "900"])
+            .arg(&input_path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs(4));
+        let sent = Instant::now();
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            sent.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            sent.elapsed()
+        );
+        assert_eq!(output.status.code(), Some(0));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 3, "{stderr}");
+        assert!(stderr.contains("interrupted"), "{stderr}");
+        let answers = dir.join("t.out");
+        std::fs::write(&answers, &output.stdout).unwrap();
+        let checked = run(
+            &[
+                "showdown",
+                "check",
+                input_path.to_str().unwrap(),
+                answers.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(checked.code, 0, "{}", checked.stdout_text());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// Bad input is refused as without `--prove`: located, exit 2.
     #[test]
     fn prove_refuses_bad_input_like_the_optimiser() {

@@ -256,6 +256,8 @@ pub const DEFAULT_TIME_PER_TEST: Duration = Duration::from_secs(60);
 const SEARCH_SHARE: f64 = 0.1;
 /// The most time the optimiser gets per test (the MILP gains more from the rest).
 const SEARCH_MOST: Duration = Duration::from_millis(8500);
+/// The optimiser's time per test once interrupted: the tests left are answered quickly.
+const AFTER_INTERRUPT: Duration = Duration::from_millis(100);
 
 /// What [`run`] reports about each test.
 #[derive(Clone, Debug)]
@@ -321,8 +323,14 @@ pub fn run<R: Read, W: Write>(
         };
         let test_start = Instant::now();
         let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // After an interrupt, the tests left get a quick answer each.
+        let search = if interrupt.load(Ordering::Relaxed) {
+            AFTER_INTERRUPT
+        } else {
+            SEARCH_MOST
+        };
         let budget = Budget {
-            time: share.mul_f64(SEARCH_SHARE).min(SEARCH_MOST),
+            time: share.mul_f64(SEARCH_SHARE).min(search),
             steps: options.steps,
         };
         let solved = solver::solve(&instance, &budget, seed).map_err(|e| {
@@ -464,6 +472,11 @@ unsafe extern "C" fn on_event(
             let values = unsafe { std::slice::from_raw_parts(out.mip_solution, size) };
             watch.solutions.push(values.to_vec());
         }
+    } else if kind == highs_sys::kHighsCallbackSimplexInterrupt as c_int {
+        if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
+            // Safety: `input` is HiGHS's valid input data for this call.
+            unsafe { (*input).user_interrupt = 1 };
+        }
     } else if kind == highs_sys::kHighsCallbackMipInterrupt as c_int {
         if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
             // Safety: `input` is HiGHS's valid input data for this call.
@@ -539,6 +552,7 @@ fn solve_model(
         highs_sys::Highs_setCallback(ptr, Some(on_event), &mut watch as *mut Watch as *mut c_void);
         highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipImprovingSolution);
         highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
+        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackSimplexInterrupt);
     }
     let solved = highs.try_solve();
     let solutions = std::mem::take(&mut watch.solutions);
