@@ -3,13 +3,13 @@
 //! [`prove`] starts from an answer (the optimiser's) and either proves it optimal, or finds a
 //! cheaper one, or stops at its time limit with the best answer found and a certified lower
 //! bound. Two schemes ([`Scheme`]):
-//! - **lazy** (the default): the covering relaxation first; the kings its answer does not
+//! - **exact** (the default): the exact rows of every king from the start, one solve.
+//! - **lazy**: the covering relaxation first; the kings its answer does not
 //!   really check on the final board get their exact rows and the model is solved again,
 //!   until an answer of the model is valid (it is then optimal) or the time is up. Every
 //!   round's model is a relaxation, so its dual bound bounds every answer; a round's answers
 //!   that are valid (checked by the judge) are answers; an invalid one is also completed by
 //!   the exact branch and bound, which may give a cheaper valid answer.
-//! - **exact**: the exact rows of every king from the start, one solve.
 //!
 //! Honesty: an answer is called optimal only when HiGHS reports the model optimal with no gap
 //! left and the model's answer is valid, or when the answer's cost meets a certified bound.
@@ -41,12 +41,13 @@ use crate::input::Scanner;
 /// How the MILP is set up.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub enum Scheme {
+    /// Every king's exact rows from the start (the default: on the dense benchmark set it
+    /// proves every test the lazy scheme proves and one more, with tighter bounds elsewhere).
+    #[default]
+    Exact,
     /// The covering relaxation, then exact rows for the kings its answers leave unchecked,
     /// round after round.
-    #[default]
     Lazy,
-    /// Every king's exact rows from the start.
-    Exact,
 }
 
 /// Why a MILP solve failed (a proof then ends with what it has).
