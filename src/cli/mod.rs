@@ -6,6 +6,7 @@ mod io;
 mod kit;
 mod nqueens;
 mod progress;
+mod prove;
 mod queens;
 #[cfg(feature = "serve")]
 mod serve;
