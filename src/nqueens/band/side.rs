@@ -121,6 +121,42 @@ impl Ranks {
     }
 }
 
+/// The search's view of a [`Geometry`]: flat tables.
+struct Tables {
+    /// Per column, the rows the band leaves a queen.
+    allowed: [u32; MAX_SIDE],
+    /// Per board row, its bit in the row sets (0 for the band's rows).
+    row_bit: [u32; MAX_ROWS],
+    /// Per column and row, [`Square::outer`].
+    outer: [[u32; MAX_ROWS]; MAX_SIDE],
+    /// Per column and row, [`Square::footprint`].
+    footprint: [[u32; MAX_ROWS]; MAX_SIDE],
+}
+
+impl Tables {
+    fn new(g: &Geometry) -> Tables {
+        let mut t = Tables {
+            allowed: [0; MAX_SIDE],
+            row_bit: [0; MAX_ROWS],
+            outer: [[0; MAX_ROWS]; MAX_SIDE],
+            footprint: [[0; MAX_ROWS]; MAX_SIDE],
+        };
+        for (r, bit) in g.row_bit.iter().enumerate().take(g.n) {
+            t.row_bit[r] = bit.unwrap_or(0);
+        }
+        for c in 0..g.columns {
+            for r in 0..g.n {
+                if let Some(square) = g.squares[c][r] {
+                    t.allowed[c] |= 1 << r;
+                    t.outer[c][r] = square.outer;
+                    t.footprint[c][r] = square.footprint;
+                }
+            }
+        }
+        t
+    }
+}
+
 /// The partial sides of one configuration's side, grouped by row set, and the completions of
 /// its two outer columns.
 #[derive(Clone, Debug, Default)]
@@ -155,7 +191,8 @@ impl Side {
             // No inner column: one empty partial side.
             self.found.push((0, 0, 0));
         } else {
-            self.search(geometry, ranks, rows & !taken, 0, 0, 0, 0, 0);
+            let tables = Tables::new(geometry);
+            self.search(&tables, ranks, 0, rows & !taken, 0, 0, 0, 0, 0);
         }
         // Group by rank: a counting sort.
         self.offsets.clear();
@@ -199,39 +236,47 @@ impl Side {
         }
     }
 
-    /// The search of the inner columns from column `c`: `free` rows, the `key` (row set),
-    /// `diagonals`, `outer` attacks and `footprint` of the queens so far.
+    /// The search of the inner columns from column `c`: the `free` rows; `left` and `right`,
+    /// the rows of column `c` on a diagonal of the queens so far (moving one row down, and
+    /// one row up, per column outward); the `key` (row set), `outer` attacks and `footprint`
+    /// of the queens so far.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
-        g: &Geometry,
+        t: &Tables,
         ranks: &Ranks,
-        free: u32,
         c: usize,
+        free: u32,
+        left: u32,
+        right: u32,
         key: u32,
-        diagonals: u64,
         outer: u32,
         footprint: u32,
     ) {
-        let mut rest = free;
-        while rest != 0 {
-            let r = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let (Some(square), Some(bit)) = (g.squares[c][r], g.row_bit[r]) else {
-                continue;
-            };
-            if diagonals & square.diagonals != 0 {
-                continue;
-            }
-            let (d, o, f) = (
-                diagonals | square.diagonals,
-                outer | square.outer,
-                footprint | square.footprint,
+        let mut candidates = free & t.allowed[c] & !(left | right);
+        while candidates != 0 {
+            let r = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let bit = 1u32 << r;
+            let (k, o, f) = (
+                key | t.row_bit[r],
+                outer | t.outer[c][r],
+                footprint | t.footprint[c][r],
             );
             if c + 3 == self.columns {
-                self.found.push((ranks.of(key | bit) as u32, o, f));
+                self.found.push((ranks.of(k) as u32, o, f));
             } else {
-                self.search(g, ranks, free & !(1 << r), c + 1, key | bit, d, o, f);
+                self.search(
+                    t,
+                    ranks,
+                    c + 1,
+                    free & !bit,
+                    (left | bit) << 1,
+                    (right | bit) >> 1,
+                    k,
+                    o,
+                    f,
+                );
             }
         }
     }
