@@ -2,6 +2,7 @@
 # The Slurm scripts of deploy/slurm/ run for real: installs Debian's Slurm and MUNGE, starts munged,
 # slurmctld and slurmd on this machine (one node, a minimal configuration in a temporary folder,
 # no cgroups, no accounting), builds the release binary and then
+#   0. checks that bad options are refused (exit 2) and --dry-run submits nothing;
 #   1. counts N = 16 in 16 shards as a job array plus the dependent merge: total 14,772,512;
 #   2. takes one record away: `nqueens merge` names the missing shard (exit 1), prints no total;
 #   3. makes that shard fail under Slurm (its record path is a folder): the merge job is cancelled
@@ -42,7 +43,12 @@ cleanup() {
             tail -n 40 -- "$f" >&2 || true
         done
     fi
-    # Reverse order of start: slurmd, slurmctld, munged.
+    # The jobs of this cluster first (bounded), so that no job outlives its slurmd.
+    if ((${#pids[@]} >= 3)); then
+        scancel --quiet --user="$(id -un)" 2>/dev/null || true
+        for _ in $(seq 50); do [[ -z $(squeue -h 2>/dev/null) ]] && break; sleep 0.2; done
+    fi
+    # Then the daemons in reverse order of start: slurmd, slurmctld, munged.
     local i
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
         kill -TERM "${pids[i]}" 2>/dev/null || true
@@ -179,6 +185,28 @@ submit_count() {
 }
 field() { sed -n "s/^$1=//p" "$2"; }
 
+# --- 0. Bad options: exit 2 before anything is submitted. ---
+bad() {
+    local status=0
+    "$submit" "$@" >/dev/null 2>"$tmp/bad.err" || status=$?
+    [[ $status == 2 ]] || die "submit.sh $* exited with $status, not 2"
+    [[ -z $(squeue -h) ]] || die "submit.sh $* submitted a job"
+}
+bad -n 16 -k 0 -b "$bin"
+bad -n 16 -b "$bin"
+bad -n 16 -k 16 -b "$bin" --throttle
+bad -n 16 -k 16 -b "$bin" --bogus
+bad -n 16 -k 16 -b /bin/true
+bad -n 16 -k 16 -b "$bin" -o "$tmp/100%"
+bad -n 16 -k 100 -b "$bin" --shards-per-task 2 # 50 tasks, MaxArraySize is 32
+"$submit" -n 16 -k 16 -b "$bin" -o "$tmp/runs/dry" -m 2 --dry-run >"$tmp/ids" 2>"$tmp/dry.err" ||
+    die "submit.sh --dry-run failed: $(cat "$tmp/dry.err")"
+if ! grep -q -- '--array=0-15%2 ' "$tmp/dry.err" || ! grep -q -- '--dependency=afterok:' "$tmp/dry.err"; then
+    die "submit.sh --dry-run: $(cat "$tmp/dry.err")"
+fi
+[[ ! -e $tmp/runs/dry && -z $(squeue -h) ]] || die "submit.sh --dry-run submitted or wrote something"
+say "0. bad options: exit 2, nothing submitted; --dry-run prints the sbatch commands"
+
 # --- 1. N = 16 in 16 shards. ---
 run=$tmp/runs/n16
 started=$SECONDS
@@ -250,4 +278,4 @@ records=("$run"/records/nqueens-12-of-70-shard-*.json)
 [[ $(cat "$run/total.txt") == 14200 ]] || die "total.txt says '$(cat "$run/total.txt")', not 14200"
 say "4. N = 12 in 70 shards as 24 tasks of 3 (MaxArraySize 32): 14200 in $((SECONDS - started)) s"
 
-echo "slurm: 4 passed, 0 failed"
+echo "slurm: 5 passed, 0 failed"
