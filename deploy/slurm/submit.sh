@@ -124,15 +124,17 @@ tasks=$(((shards + per_task - 1) / per_task))
     fail_usage "--shards-per-task: $per_task shards per task make $tasks array tasks, more than MaxArraySize ($max_array)"
 
 out=$(realpath -m -- "${out:-nqueens-$side-$shards}")
-# sbatch reads '%' in --output as a pattern, and a newline would split the record lists.
-[[ $out != *[%$'\n']* ]] || fail_usage "--out: expected a folder name without '%' or a newline, found '$out'"
+# sbatch reads '%' in --output as a pattern, the record name is a printf format ('%', '\'), and
+# a newline would split the list of records.
+[[ $out != *[%\\$'\n']* ]] ||
+    fail_usage "--out: expected a folder name without '%', '\\' or a newline, found '$out'"
 if ! $dry_run; then
     mkdir -p -- "$out/records" "$out/logs" || fail_usage "--out: cannot create the folder '$out'"
 fi
 
 # The record of shard I: zero-padded to K's width so that names sort in shard order; N and K in
-# the name keep the records of different counts apart in one folder.
-# The array tasks and the merge get this name as a printf format.
+# the name keep the records of different counts apart in one folder. The array tasks and the
+# merge get it as a printf format.
 record_format="$out/records/nqueens-$side-of-$shards-shard-%0${#shards}d.json"
 
 # The array tasks that still have a shard without a record, as sbatch ranges: "0-15", "3,7-9".
