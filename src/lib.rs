@@ -10,6 +10,8 @@
 //!   [`queens`] (seed 000), [`sultan`] (seed 001), [`showdown`] (seed 002, an optimiser),
 //!   [`tour`] (seed 003).
 //! - [`nqueens`]: seeds 000 and 001 generalised: any board, given queens, counting, best weights.
+//! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
+//!   API, answering with the same bytes as the command line.
 //!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
@@ -31,6 +33,8 @@ pub mod nqueens;
 pub mod output;
 pub mod queens;
 pub mod sample;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod showdown;
 pub mod sultan;
 pub mod tour;

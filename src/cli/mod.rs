@@ -6,7 +6,10 @@ mod io;
 mod kit;
 mod nqueens;
 mod progress;
+mod prove;
 mod queens;
+#[cfg(feature = "serve")]
+mod serve;
 mod showdown;
 mod sultan;
 mod tour;
@@ -45,6 +48,9 @@ enum Command {
     Nqueens(nqueens::Args),
     /// Solves every puzzle's sample (built in) and draws the answers.
     Demo,
+    /// A web board for every puzzle and its JSON API, on 127.0.0.1 (Ctrl-C stops).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
 }
 
 /// The input and output options shared by the solving commands.
@@ -67,6 +73,8 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
         Command::Tour(args) => tour::run(args, &mut out),
         Command::Nqueens(args) => nqueens::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args, &mut out),
     }?;
     out.flush().map_err(Failure::Output)?;
     Ok(verdict)
