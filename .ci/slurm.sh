@@ -9,7 +9,7 @@
 #      and no total written; the same submit command again recounts only that shard and merges;
 #   4. counts N = 12 in 70 shards on a cluster whose MaxArraySize is 32: 24 tasks of 3 shards.
 # Every wait is bounded; the daemons are stopped by PID on every exit, and their logs printed when
-# a step fails. Needs root (apt-get, daemons) when Slurm is not installed. Takes about a minute.
+# a step fails. Needs root (apt-get, daemons) when Slurm is not installed. Takes about 30 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
