@@ -497,12 +497,15 @@ impl Plan {
         }
         let shared: Vec<Mutex<(usize, Option<Arc<Sides>>)>> =
             left.into_iter().map(|l| Mutex::new((l, None))).collect();
+        let pool: Mutex<Vec<Sides>> = Mutex::new(Vec::new());
         let sides_of = |c: usize| -> Arc<Sides> {
             let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
             if let Some(sides) = &slot.1 {
                 return sides.clone();
             }
-            let mut sides = Sides::new(ranks.clone());
+            // Reuse the memory of a configuration done with (fresh pages cost page faults).
+            let spare = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut sides = spare.unwrap_or_else(|| Sides::new(ranks.clone()));
             self.band.build(&self.configs[c], &ranks, &mut sides);
             let sides = Arc::new(sides);
             slot.1 = Some(sides.clone());
@@ -512,7 +515,10 @@ impl Plan {
             let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
             slot.0 -= 1;
             if slot.0 == 0 {
-                slot.1 = None;
+                // Every item of the configuration is done, so this is the last reference.
+                if let Some(sides) = slot.1.take().and_then(|s| Arc::try_unwrap(s).ok()) {
+                    pool.lock().unwrap_or_else(|e| e.into_inner()).push(sides);
+                }
             }
         };
         items
