@@ -33,13 +33,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Seed 000: every 8-queens placement containing a given queen (UVa 750).
+    /// 8 Queens Chess Problem (UVa 750): every 8-queens placement containing a given queen.
     Queens(queens::Args),
-    /// Seed 001: the best 8-queens sum on each weighted board (UVa 167).
+    /// The Sultan's Successors (UVa 167): the best 8-queens sum on each weighted board.
     Sultan(sultan::Args),
-    /// Seed 002: the cheapest pieces that check every king (an optimiser), and its judge.
+    /// Chess Variants Showdown (SPOJ CHE): the cheapest pieces that check every king (an optimiser).
     Showdown(showdown::Args),
-    /// Seed 003: the shortest queen tour past every knight to the bishop (POJ 2919).
+    /// Traveling Queen (POJ 2919): the shortest queen tour past every knight to the bishop.
     Tour(tour::Args),
     /// General N-queens: any board up to 64x64, given queens; list, count, best weighted sum.
     Nqueens(nqueens::Args),

@@ -1,5 +1,6 @@
 //! General N-queens: any board up to 64x64, queens given in advance, listing, counting, and the
-//! best weighted placement (seeds 000 and 001 generalised).
+//! best weighted placement (8 Queens, UVa 750, and The Sultan's Successors, UVa 167,
+//! generalised).
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
@@ -9,7 +10,7 @@
 //!   branching; in parallel on rayon, stoppable via [`Control`].
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
-//! A placement is written as in seed 000: the row (1-based) of the queen of each column, left
+//! A placement is written as in UVa 750: the row (1-based) of the queen of each column, left
 //! to right.
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! Seed 000, "8 Queens Chess Problem" (UVa 750): every placement of eight queens that contains a
+//! "8 Queens Chess Problem" (UVa 750): every placement of eight queens that contains a
 //! given queen, listed in lexicographic order in the judge's format.
 //!
 //! The 92 placements are found once; each query then filters them. [`Solver::judge_block`]
@@ -30,7 +30,7 @@ use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
-/// The sample of seed 000's statement.
+/// The sample of the statement of 8 Queens Chess Problem (UVa 750).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/queens/sample.in"),
     output: include_str!("../../tests/data/queens/sample.out"),

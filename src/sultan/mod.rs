@@ -1,4 +1,4 @@
-//! Seed 001, "The Sultan's Successors" (UVa 167): the largest sum of the weights under eight
+//! "The Sultan's Successors" (UVa 167): the largest sum of the weights under eight
 //! non-attacking queens, for each of k weighted boards.
 //!
 //! The 92 placements are found once and every board is scored against all of them.
@@ -32,7 +32,7 @@ use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
-/// The sample of seed 001's statement.
+/// The sample of the statement of The Sultan's Successors (UVa 167).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/sultan/sample.in"),
     output: include_str!("../../tests/data/sultan/sample.out"),
@@ -257,7 +257,7 @@ mod tests {
     use super::*;
 
     fn sample_board() -> Board {
-        // Seed 001's sample: 1..64 with 48 written twice and no 49.
+        // The statement's sample: 1..64 with 48 written twice and no 49.
         let mut weights = [[0u32; 8]; 8];
         for i in 0..64u32 {
             let v = if i + 1 == 49 { 48 } else { i + 1 };

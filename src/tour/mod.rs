@@ -1,4 +1,4 @@
-//! Seed 003, "Traveling Queen" (POJ 2919, TUD contest 2006): the fewest queen moves that stop
+//! "Traveling Queen" (POJ 2919, TUD contest 2006): the fewest queen moves that stop
 //! next to every knight and end next to the bishop, and among those the lexicographically first
 //! path.
 //!
@@ -37,7 +37,7 @@ use crate::sample::Sample;
 
 pub use layered_bfs::Solver;
 
-/// The sample of seed 003's statement.
+/// The sample of the statement of Traveling Queen (POJ 2919).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/tour/sample.in"),
     output: include_str!("../../tests/data/tour/sample.out"),
