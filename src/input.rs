@@ -64,7 +64,12 @@ pub struct Scanner<R> {
     line: u64,
     line_start: u64,
     eof: bool,
+    /// Whether the start of the input was looked at for a byte-order mark.
+    mark_checked: bool,
 }
+
+/// The UTF-8 byte-order mark, which some editors write at the start of a file: skipped.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 #[inline]
 fn is_space(b: u8) -> bool {
@@ -107,6 +112,7 @@ impl<R: Read> Scanner<R> {
             line: 1,
             line_start: 0,
             eof: false,
+            mark_checked: false,
         }
     }
 
@@ -166,12 +172,38 @@ impl<R: Read> Scanner<R> {
                 }
                 Ok(n) => {
                     self.end += n;
+                    if !self.mark_checked {
+                        self.skip_byte_order_mark()?;
+                    }
                     return Ok(true);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// At the start of the input (the buffer holds its first bytes): skips a byte-order mark,
+    /// so that the first token after it is at column 1.
+    #[cold]
+    fn skip_byte_order_mark(&mut self) -> io::Result<()> {
+        while self.end < BYTE_ORDER_MARK.len()
+            && self.buf[..self.end] == BYTE_ORDER_MARK[..self.end]
+        {
+            match self.source.read(&mut self.buf[self.end..]) {
+                Ok(0) => break,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        self.mark_checked = true;
+        if self.buf[..self.end].starts_with(BYTE_ORDER_MARK) {
+            self.start = BYTE_ORDER_MARK.len();
+            self.counted = self.start;
+            self.line_start = self.start as u64;
+        }
+        Ok(())
     }
 
     /// Skips whitespace; returns false at the end of input.
@@ -532,6 +564,24 @@ mod tests {
         let err = sc.expect_end("end of input").unwrap_err();
         assert_eq!(err.kind(), Some(ParseErrorKind::TrailingInput));
         assert_eq!(err.to_string(), "3:3: expected end of input, found '2'");
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let text = "\u{feff}12 x\n3";
+        let expected = vec![
+            ("12".to_string(), 1, 1),
+            ("x".to_string(), 1, 4),
+            ("3".to_string(), 2, 1),
+        ];
+        assert_eq!(tokens(Scanner::new(text.as_bytes())), expected);
+        assert_eq!(tokens(Scanner::new(Trickle(text.as_bytes()))), expected);
+        // Only at the start, and only a whole one.
+        let got = tokens(Scanner::new("1 \u{feff}".as_bytes()));
+        assert_eq!(got.len(), 2);
+        let mut sc = Scanner::new(Trickle(b"\xEF\xBB"));
+        assert_eq!(sc.next_token().unwrap().unwrap().bytes, b"\xEF\xBB");
+        assert!(tokens(Scanner::new(Trickle("\u{feff}".as_bytes()))).is_empty());
     }
 
     #[test]

@@ -359,11 +359,11 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n{BOARD}\n\n"),
-            "11:1: expected the end of input after 1 scenarios, found an empty line",
+            "11:1: expected the end of input after 1 scenario, found an empty line",
         ),
         (
             format!("1\n{BOARD}\n").replace('\n', "\r\n"),
-            "1:2: expected a line end '\\n' alone, found '\\r'",
+            "1:2: expected the end of the line after the number, found '\\r' (a Windows line end \\r\\n; lines must end with \\n alone)",
         ),
         (
             format!("1\n{}", &BOARD[..BOARD.len() - 1]),
