@@ -22,8 +22,12 @@ use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_to
 /// once, before anything is read or allocated for the cases.
 pub const PLAUSIBLE_COUNT: u64 = 1_000_000_000_000;
 
-/// Bytes held at once; also the longest token the scanner accepts.
-const BUFFER_SIZE: usize = 1 << 16;
+/// The longest token the scanner accepts, in bytes (no judge input has a token near this
+/// long; the buffer holds one byte more, to see where a token of exactly this length ends).
+pub const MAX_TOKEN: usize = 1 << 16;
+
+/// Bytes held at once.
+const BUFFER_SIZE: usize = MAX_TOKEN + 1;
 
 /// One whitespace-separated token and where it starts.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -76,10 +80,20 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
 }
 
-/// Parses a token made only of ASCII digits into a `u64`; `None` if it is not one or overflows.
+/// Parses a token made only of ASCII digits into a `u64` (leading zeros allowed, any number of
+/// them); `None` if it is not one or overflows.
 #[inline]
 pub fn parse_digits(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() || bytes.len() > 20 {
+    if bytes.is_empty() {
+        return None;
+    }
+    let zeros = bytes.iter().take_while(|&&b| b == b'0').count();
+    let bytes = if zeros == bytes.len() {
+        &bytes[..1]
+    } else {
+        &bytes[zeros..]
+    };
+    if bytes.len() > 20 {
         return None;
     }
     let mut value: u64 = 0;
@@ -246,7 +260,7 @@ impl<R: Read> Scanner<R> {
                         return Err(ParseError::new(
                             position,
                             ParseErrorKind::TokenTooLong,
-                            format!("a token of at most {BUFFER_SIZE} bytes"),
+                            format!("a token of at most {MAX_TOKEN} bytes"),
                             describe_token(&self.buf[self.start..self.end]),
                         )
                         .into());
@@ -514,11 +528,27 @@ mod tests {
     }
 
     #[test]
-    fn a_token_larger_than_the_buffer_is_an_error() {
-        let text = "x".repeat(BUFFER_SIZE + 10);
+    fn a_token_longer_than_the_limit_is_an_error_and_one_of_the_limit_is_not() {
+        for tail in ["", " ", "\n1"] {
+            let text = format!("{}{tail}", "x".repeat(MAX_TOKEN));
+            let mut sc = Scanner::new(Trickle(text.as_bytes()));
+            assert_eq!(sc.next_token().unwrap().unwrap().bytes.len(), MAX_TOKEN);
+            let text = format!("{}{tail}", "x".repeat(MAX_TOKEN + 1));
+            let mut sc = Scanner::new(text.as_bytes());
+            let err = sc.next_token().unwrap_err();
+            assert_eq!(err.kind(), Some(ParseErrorKind::TokenTooLong));
+            assert!(
+                err.to_string().contains("a token of at most 65536 bytes"),
+                "{err}"
+            );
+        }
+        // After a few tokens, too (the buffer is not aligned on the token).
+        let text = format!("1 2 3 {} 4", "7".repeat(MAX_TOKEN));
         let mut sc = Scanner::new(text.as_bytes());
-        let err = sc.next_token().unwrap_err();
-        assert_eq!(err.kind(), Some(ParseErrorKind::TokenTooLong));
+        for _ in 0..3 {
+            sc.next_token().unwrap();
+        }
+        assert_eq!(sc.next_token().unwrap().unwrap().bytes.len(), MAX_TOKEN);
     }
 
     #[test]
@@ -592,5 +622,9 @@ mod tests {
         assert_eq!(parse_digits(b""), None);
         assert_eq!(parse_digits(b"+1"), None);
         assert_eq!(parse_digits(b"1a"), None);
+        assert_eq!(parse_digits(b"0000000000000000000001"), Some(1));
+        assert_eq!(parse_digits(b"000000000000000000000"), Some(0));
+        let padded = format!("{}18446744073709551615", "0".repeat(100));
+        assert_eq!(parse_digits(padded.as_bytes()), Some(u64::MAX));
     }
 }

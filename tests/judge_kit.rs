@@ -326,14 +326,18 @@ fn checkers_forgive_only_the_documented_differences() {
         check_queens(&swapped, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 4: expected ' 2      1 6 8 3 7 4 2 5', found ' 2      1 6 8 3 7 4 5 2'\n"
+            "wrong answer: <stdin>:4:21: expected ' 2      1 6 8 3 7 4 2 5', found ' 2      1 6 8 3 7 4 5 2'\n"
                 .to_string()
         )
     );
     let missing = right.lines().take(5).collect::<Vec<_>>().join("\n") + "\n";
     assert_eq!(
         check_queens(&missing, &[]),
-        (1, "wrong answer: <stdin>: line 6: expected ' 4      1 7 5 8 2 4 6 3', found end of output\n".to_string())
+        (
+            1,
+            "wrong answer: <stdin>:6:1: expected ' 4      1 7 5 8 2 4 6 3', found end of output\n"
+                .to_string()
+        )
     );
     // The UVa layout has one more line, so the statement's layout is wrong under --uva.
     assert_eq!(check_queens(&right, &["--uva"]).0, 1);
@@ -349,7 +353,7 @@ fn checkers_forgive_only_the_documented_differences() {
     assert_eq!(got.code, 1);
     assert_eq!(
         got.stdout_text(),
-        "wrong answer: <stdin>: line 1: expected '  260', found '260'\n"
+        "wrong answer: <stdin>:1:1: expected '  260', found '260'\n"
     );
     // An invalid test input cannot be judged: exit 2, located.
     let dir = std::env::temp_dir().join(format!("cp-kit-bad-{}", std::process::id()));

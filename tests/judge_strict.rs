@@ -139,3 +139,328 @@ fn a_byte_order_mark_is_named_by_validators_and_skipped_by_solvers() {
         assert_eq!(plain.stdout, marked.stdout, "{puzzle}");
     }
 }
+
+/// A scratch directory for files the binary reads by path.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cp-judge-strict-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The three exact puzzles with their sample input and output.
+fn samples() -> Vec<(&'static str, String, String)> {
+    ["queens", "sultan", "tour"]
+        .into_iter()
+        .map(|p| {
+            let read = |ext: &str| {
+                std::fs::read_to_string(format!("tests/data/{p}/sample.{ext}")).unwrap()
+            };
+            (p, read("in"), read("out"))
+        })
+        .collect()
+}
+
+const TOLERANCES: [&str; 3] = ["exact", "lines", "tokens"];
+
+fn check(
+    puzzle: &str,
+    input: &std::path::Path,
+    output: &[u8],
+    tolerance: &str,
+) -> (i32, String, String) {
+    let got = run(
+        &[
+            puzzle,
+            "check",
+            input.to_str().unwrap(),
+            "-",
+            "--tolerance",
+            tolerance,
+        ],
+        output,
+    );
+    assert!(!got.stderr.contains("panicked"), "{}", got.stderr);
+    (got.code, got.stdout_text(), got.stderr)
+}
+
+#[test]
+fn nothing_after_the_last_answer_is_swallowed() {
+    let dir = scratch("after-last");
+    for (puzzle, input, output) in samples() {
+        let path = dir.join(format!("{puzzle}.in"));
+        std::fs::write(&path, &input).unwrap();
+        let lines = output.lines().count();
+        for tolerance in TOLERANCES {
+            assert_eq!(
+                check(puzzle, &path, output.as_bytes(), tolerance).0,
+                0,
+                "{puzzle} {tolerance}"
+            );
+            // A right answer followed by a token longer than any input token, by one word, by
+            // a line of two mebibytes: each a wrong answer, located after the right lines.
+            for extra in ["x".repeat(70_000), "1".to_string(), "y".repeat(2 << 20)] {
+                let text = format!("{output}{extra}\n");
+                let (code, out, _) = check(puzzle, &path, text.as_bytes(), tolerance);
+                assert_eq!(code, 1, "{puzzle} {tolerance} {}: {out}", extra.len());
+                let at = lines + 1;
+                assert!(
+                    out.starts_with(&format!("wrong answer: <stdin>:{at}:1: expected ")),
+                    "{puzzle} {tolerance}: {out}"
+                );
+                assert!(out.contains("end of output, found '"), "{out}");
+            }
+        }
+        // A token too long after the last case of the INPUT cannot be judged: exit 2, even
+        // when the output is wrong from its first line.
+        let bad_input = dir.join(format!("{puzzle}-bad.in"));
+        std::fs::write(&bad_input, format!("{input}{}\n", "z".repeat(70_000))).unwrap();
+        for output in [output.as_bytes(), b"nonsense\n"] {
+            for tolerance in TOLERANCES {
+                let (code, _, err) = check(puzzle, &bad_input, output, tolerance);
+                assert_eq!(code, 2, "{puzzle} {tolerance}: {err}");
+                assert!(
+                    err.contains("expected a token of at most 65536 bytes"),
+                    "{err}"
+                );
+            }
+        }
+        // So is a wrong count, found only at the end of the input.
+        let short_input = dir.join(format!("{puzzle}-short.in"));
+        let (count, rest) = input.split_once('\n').unwrap();
+        let more: u64 = count.trim().parse::<u64>().unwrap() + 1;
+        std::fs::write(&short_input, format!("{more}\n{rest}")).unwrap();
+        for tolerance in TOLERANCES {
+            let (code, _, err) = check(puzzle, &short_input, b"nonsense\n", tolerance);
+            assert_eq!(code, 2, "{puzzle} {tolerance}: {err}");
+            assert!(err.contains("found end of input"), "{err}");
+        }
+        // A validator refuses a line over 1 MiB after the last case.
+        let (code, out) = validate(
+            puzzle,
+            format!("{input}{}\n", "1".repeat(2 << 20)).as_bytes(),
+        );
+        assert_eq!(code, 1, "{puzzle}: {out}");
+        assert!(out.starts_with("invalid: <stdin>:"), "{out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn long_lines_and_tokens_are_judged_not_refused() {
+    let dir = scratch("long");
+    for (puzzle, input, output) in samples() {
+        let path = dir.join(format!("{puzzle}.in"));
+        std::fs::write(&path, &input).unwrap();
+        // Under `tokens` a line break means nothing: the whole answer on one line, its words
+        // two mebibytes of spaces apart, is right.
+        let spread = output
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(&" ".repeat(2 << 20));
+        assert_eq!(
+            check(puzzle, &path, spread.as_bytes(), "tokens").0,
+            0,
+            "{puzzle}"
+        );
+        assert_eq!(
+            check(puzzle, &path, spread.as_bytes(), "lines").0,
+            1,
+            "{puzzle}"
+        );
+        // Under `lines`, blanks at the end of a line are forgiven however many there are.
+        let padded = output.replace('\n', &format!("{}\n", " ".repeat(1 << 20)));
+        assert_eq!(
+            check(puzzle, &path, padded.as_bytes(), "lines").0,
+            0,
+            "{puzzle}"
+        );
+        assert_eq!(
+            check(puzzle, &path, padded.as_bytes(), "exact").0,
+            1,
+            "{puzzle}"
+        );
+        // A first line of two mebibytes is wrong, and shown cut short.
+        let long = format!("{}\n{output}", "w".repeat(2 << 20));
+        for tolerance in TOLERANCES {
+            let (code, out, _) = check(puzzle, &path, long.as_bytes(), tolerance);
+            assert_eq!(code, 1, "{puzzle} {tolerance}");
+            assert!(
+                out.starts_with("wrong answer: <stdin>:1:1: expected "),
+                "{out}"
+            );
+            assert!(
+                out.len() < 400,
+                "{puzzle} {tolerance}: the message is short"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wrong_answers_are_located_at_the_first_differing_byte() {
+    let dir = scratch("located");
+    let path = dir.join("out.txt");
+    let right = std::fs::read_to_string("tests/data/queens/sample.out").unwrap();
+    std::fs::write(
+        &path,
+        right.replace(" 3      1 7 4 6 8 2 5 3", " 3      1 7 4 6 8 5 2 3"),
+    )
+    .unwrap();
+    let got = run(
+        &[
+            "queens",
+            "check",
+            "tests/data/queens/sample.in",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(got.code, 1);
+    let out = got.stdout_text();
+    assert_eq!(
+        out,
+        format!(
+            "wrong answer: {}:5:19: expected ' 3      1 7 4 6 8 2 5 3', found ' 3      1 7 4 6 8 5 2 3'\n",
+            path.display()
+        )
+    );
+    // Under `tokens`, the token's own place.
+    let got = run(
+        &[
+            "queens",
+            "check",
+            "tests/data/queens/sample.in",
+            path.to_str().unwrap(),
+            "--tolerance",
+            "tokens",
+        ],
+        b"",
+    );
+    assert!(
+        got.stdout_text()
+            .ends_with(":5:19: expected '2', found '5'\n"),
+        "{}",
+        got.stdout_text()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_compares_case_by_case_in_bounded_memory() {
+    // 200,000 queries (800 KB) whose right answer is 64 MB: the checker gets 48 MiB of
+    // address space in all, less than that answer alone, and still judges it.
+    let dir = scratch("memory");
+    let input = dir.join("large.in");
+    let bin = env!("CARGO_BIN_EXE_chess-puzzles");
+    let generated = std::process::Command::new(bin)
+        .args(["queens", "gen", "--kind", "large"])
+        .output()
+        .unwrap();
+    std::fs::write(&input, &generated.stdout).unwrap();
+    let script = format!(
+        "'{bin}' queens '{input}' | (ulimit -v 49152 && exec '{bin}' queens check '{input}' -)",
+        input = input.display()
+    );
+    let got = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&got.stdout);
+    assert_eq!(
+        got.status.code(),
+        Some(0),
+        "{out} {}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert!(out.starts_with("accepted: "), "{out}");
+    // The limit is real: a program that needs 128 MiB fails under it.
+    let control = "ulimit -v 49152 && exec awk 'BEGIN { s = \"x\"; for (i = 0; i < 27; i++) s = s s; print length(s) }'";
+    let got = std::process::Command::new("sh")
+        .args(["-c", control])
+        .output()
+        .unwrap();
+    assert!(
+        !got.status.success(),
+        "{}",
+        String::from_utf8_lossy(&got.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tokens_up_to_the_limit_and_zero_padded_counts_are_read() {
+    let first = " 1      1 5 8 6 3 7 2 4\n";
+    // A row of exactly 65,536 bytes (zeros before the 1) is read; one byte more is refused.
+    let padded = |len: usize| format!("1\n{}1 1\n", "0".repeat(len - 1));
+    let got = run(&["queens"], padded(65_536).as_bytes());
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert!(got.stdout_text().contains(first));
+    let got = run(&["queens"], padded(65_537).as_bytes());
+    let message = support::assert_input_error(&got, "<stdin>");
+    assert!(
+        message.starts_with("expected a token of at most 65536 bytes"),
+        "{message}"
+    );
+    // A count written with many leading zeros is the number it says.
+    let got = run(&["queens"], b"0000000000000000000001\n1 1\n");
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert!(got.stdout_text().contains(first));
+    let got = run(
+        &["sultan"],
+        format!("{}1\n{}", "0".repeat(40), "1 ".repeat(64)).as_bytes(),
+    );
+    assert_eq!((got.code, got.stdout_text().as_str()), (0, "    8\n"));
+}
+
+#[test]
+fn answers_read_from_a_fifo_are_written_before_more_input_arrives() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let dir = scratch("fifo");
+    let fifo = dir.join("queries");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
+        .args(["queens", fifo.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, received) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer.write_all(b"2\n1 1\n").unwrap();
+    writer.flush().unwrap();
+    // The first case's answer arrives while the FIFO is still open and the second is unsent.
+    let mut first = Vec::new();
+    while first.len() < 6 {
+        let line = received
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the first answer is written before the input ends");
+        first.push(line);
+    }
+    assert_eq!(first[5], " 4      1 7 5 8 2 4 6 3");
+    writer.write_all(b"2 1\n").unwrap();
+    drop(writer);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    reader.join().unwrap();
+    let rest: Vec<String> = received.try_iter().collect();
+    assert_eq!(rest[0], "");
+    assert_eq!(rest[1], "SOLN       COLUMN");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

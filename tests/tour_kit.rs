@@ -433,7 +433,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(right.strip_suffix('\n').unwrap(), &["--tolerance", "exact"]),
         (
             1,
-            "wrong answer: <stdin>: line 6: expected '\\n', found end of output\n".to_string()
+            "wrong answer: <stdin>:6:1: expected '\\n', found end of output\n".to_string()
         )
     );
     // A wrong path: a legal path of the same length that is not the first.
@@ -442,8 +442,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&later, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 2: expected 'h8h2e5d4b2', found 'h8h2e5d4c3'\n"
-                .to_string()
+            "wrong answer: <stdin>:2:9: expected 'h8h2e5d4b2', found 'h8h2e5d4c3'\n".to_string()
         )
     );
     // `impossible` missing: an empty answer line, or nothing at all after the heading.
@@ -452,7 +451,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&empty_answer, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 5: expected 'impossible', found ''\n".to_string()
+            "wrong answer: <stdin>:5:1: expected 'impossible', found ''\n".to_string()
         )
     );
     let cut = right.replace("impossible\n\n", "");
@@ -460,8 +459,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&cut, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 5: expected 'impossible', found end of output\n"
-                .to_string()
+            "wrong answer: <stdin>:5:1: expected 'impossible', found end of output\n".to_string()
         )
     );
     // The empty line between scenarios is required, the heading's spelling too.

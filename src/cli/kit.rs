@@ -84,7 +84,7 @@ pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<
             Ok(Verdict::Done)
         }
         Ok(Err(difference)) => {
-            say(out, &format!("wrong answer: {}: {difference}", output.name))?;
+            say(out, &format!("wrong answer: {}:{difference}", output.name))?;
             Ok(Verdict::Rejected)
         }
         Err(CheckError::Input(error)) => Err(Failure::Input {

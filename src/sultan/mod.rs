@@ -27,7 +27,7 @@ use crate::core::placements::{self, is_non_attacking};
 use crate::core::{CLASSIC, Diagram, Square};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
-use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
@@ -187,11 +187,32 @@ pub fn check(
     output: impl Read,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    judge::check_exact(
-        |expected| run(input, expected, OutputFormat::Judge),
-        output,
-        tolerance,
-    )
+    let answers = JudgeAnswers {
+        reader: Reader::new(Scanner::new(input))?,
+        solver: Solver::new(),
+    };
+    judge::check(answers, output, tolerance)
+}
+
+/// The judge's answers to an input, board by board, for [`check`].
+struct JudgeAnswers<R> {
+    reader: Reader<R>,
+    solver: Solver,
+}
+
+impl<R: Read> Answers for JudgeAnswers<R> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(board) = self.reader.next_board()? else {
+            return Ok(false);
+        };
+        out.extend_from_slice(judge_line(self.solver.best_score(&board)).as_bytes());
+        Ok(true)
+    }
+
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_board()?.is_some() {}
+        Ok(())
+    }
 }
 
 /// Writes a score as the judge wants it: right-justified in five columns, then a newline.

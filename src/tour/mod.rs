@@ -30,7 +30,7 @@ use serde::Serialize;
 use crate::core::{Bitboard, CLASSIC, Diagram, Square};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError};
 use crate::input::{Cases, Scanner, Token};
-use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
@@ -600,17 +600,44 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result
 /// assert!(verdict.unwrap().is_ok());
 /// let wrong = SAMPLE.output.replace("h8h2e5d4b2", "h8h2e5d4c3");
 /// let diff = check(SAMPLE.input.as_bytes(), wrong.as_bytes(), Tolerance::Lines).unwrap().unwrap_err();
-/// assert_eq!(diff.line, 2);
+/// assert_eq!(diff.position.line, 2);
 /// ```
 pub fn check(
     input: impl Read,
     output: impl Read,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    let options = Options {
-        format: OutputFormat::Judge,
+    let answers = JudgeAnswers {
+        reader: Reader::new(Scanner::new(input))?,
+        solver: Solver::new(),
+        case: 0,
     };
-    judge::check_exact(|expected| run(input, expected, options), output, tolerance)
+    judge::check(answers, output, tolerance)
+}
+
+/// The judge's answers to an input, scenario by scenario, for [`check`].
+struct JudgeAnswers<R> {
+    reader: Reader<R>,
+    solver: Solver,
+    case: u64,
+}
+
+impl<R: Read> Answers for JudgeAnswers<R> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(scenario) = self.reader.next_scenario()? else {
+            return Ok(false);
+        };
+        self.case += 1;
+        let path = self.solver.solve(&scenario);
+        // Writing to memory cannot fail.
+        let _ = write_judge_case(out, self.case, path.as_deref());
+        Ok(true)
+    }
+
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_scenario()?.is_some() {}
+        Ok(())
+    }
 }
 
 /// Checks a path independently of the search: it starts on the queen's square, every move is a
