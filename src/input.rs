@@ -16,7 +16,7 @@
 
 use std::io::{self, Read};
 
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token, plural};
 
 /// The largest count of test cases any input can really hold: a count above it is refused at
 /// once, before anything is read or allocated for the cases.
@@ -461,7 +461,7 @@ impl Cases {
     /// that nothing but whitespace is left and returns `None`.
     pub fn next<R: Read>(&mut self, sc: &mut Scanner<R>) -> Result<Option<u64>, InputError> {
         if self.current == self.total {
-            let expected = format!("the end of input after {} {}s", self.total, self.noun);
+            let expected = format!("the end of input after {}", plural(self.total, self.noun));
             sc.expect_end(&expected)?;
             return Ok(None);
         }

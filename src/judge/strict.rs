@@ -19,7 +19,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token, plural};
 
 /// The longest line accepted, in bytes. Only its first `MAX_LINE` bytes are kept: the layout
 /// of what they hold is checked first, so a line too long is reported at its first wrong
@@ -297,15 +297,6 @@ impl Line<'_> {
             what,
             found,
         ))
-    }
-}
-
-/// `1 case`, `2 cases`: a count and its noun, in the singular for one.
-pub fn plural(count: u64, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::io::Read;
 
-use crate::error::InputError;
+use crate::error::{InputError, plural};
 use crate::input::PLAUSIBLE_COUNT;
-use crate::judge::strict::{Field, Lines, Spacing, plural};
+use crate::judge::strict::{Field, Lines, Spacing};
 
 /// Checks that `input` is a first line holding T (1 or more), then T lines of two numbers
 /// `row column` in 1..8 separated by one space, and nothing else; every line ends with `\n`.

@@ -266,9 +266,9 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
         format!("lower bound {}", solution.lower_bound)
     };
     format!(
-        "Test {case}: {n}x{n}, {} kings; {} pieces, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
-        instance.king_count(),
-        solution.answer.pieces.len(),
+        "Test {case}: {n}x{n}, {}; {}, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
+        crate::error::plural(instance.king_count() as u64, "king"),
+        crate::error::plural(solution.answer.pieces.len() as u64, "piece"),
         solution.answer.cost,
         solution.answer.score(instance),
         legend.join(", ")

@@ -4,8 +4,8 @@ use std::io::Read;
 
 use super::generator::{STATEMENT_SIDES, STATEMENT_TESTS};
 use super::instance::MAX_COST;
-use crate::error::{InputError, ParseError, ParseErrorKind, Position};
-use crate::judge::strict::{Lines, Spacing, plural};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
+use crate::judge::strict::{Lines, Spacing};
 
 /// The characters of a board row: a king, an empty square.
 const SQUARES: &[u8] = b"#_";

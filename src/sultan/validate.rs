@@ -3,9 +3,9 @@
 use std::io::Read;
 
 use crate::core::CLASSIC;
-use crate::error::InputError;
+use crate::error::{InputError, plural};
 use crate::input::PLAUSIBLE_COUNT;
-use crate::judge::strict::{Lines, Spacing, plural};
+use crate::judge::strict::{Lines, Spacing};
 
 /// The statement's weights: positive and below 100.
 pub const WEIGHTS: (u64, u64) = (1, 99);

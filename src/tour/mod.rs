@@ -28,7 +28,7 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use crate::core::{Bitboard, CLASSIC, Diagram, Square};
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError, plural};
 use crate::input::{Cases, Scanner, Token};
 use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
@@ -322,7 +322,7 @@ fn read_board<R: Read>(
                 blank,
                 ParseErrorKind::UnexpectedEnd,
                 *expected,
-                format!("an empty line after {r} rows"),
+                format!("an empty line after {}", plural(r as u64, "row")),
                 context,
             ));
         }
@@ -335,7 +335,11 @@ fn read_board<R: Read>(
                 at,
                 ParseErrorKind::BadLength,
                 *expected,
-                format!("{} ({} characters)", token.describe(), token.bytes.len()),
+                format!(
+                    "{} ({})",
+                    token.describe(),
+                    plural(token.bytes.len() as u64, "character")
+                ),
                 context,
             ));
         }

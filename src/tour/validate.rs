@@ -5,9 +5,9 @@ use std::io::Read;
 use super::ROW_EXPECTED;
 use super::generator::STATEMENT_KNIGHTS;
 use crate::core::CLASSIC;
-use crate::error::{InputError, ParseError, ParseErrorKind, Position};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::input::PLAUSIBLE_COUNT;
-use crate::judge::strict::{Lines, Spacing, plural};
+use crate::judge::strict::{Lines, Spacing};
 
 /// The characters of a board row.
 const SQUARES: &[u8] = b".QBPN";
