@@ -88,7 +88,7 @@ fn json_placements_are_valid_and_score_the_best() {
     for (i, (line, board)) in lines.iter().zip(&boards).enumerate() {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(value["case"], i + 1);
-        let rows: Vec<u8> = value["placement"]
+        let rows: Vec<u8> = value["rows"]
             .as_array()
             .unwrap()
             .iter()

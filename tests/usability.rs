@@ -111,3 +111,162 @@ fn messages_count_in_good_english() {
     );
     assert_eq!(got.stdout_text(), "accepted: 6 lines\n");
 }
+
+#[test]
+fn every_generator_counts_with_cases_and_keeps_the_old_names_hidden() {
+    for (puzzle, old) in [
+        ("queens", None),
+        ("sultan", Some("--boards")),
+        ("tour", Some("--scenarios")),
+        ("showdown", Some("--tests")),
+    ] {
+        let got = run(&[puzzle, "gen", "--cases", "3", "--seed", "5"], b"");
+        assert_eq!(got.code, 0, "{puzzle}: {}", got.stderr);
+        assert!(got.stdout_text().starts_with("3\n"), "{puzzle}");
+        let valid = run(&[puzzle, "validate"], &got.stdout);
+        assert_eq!(valid.code, 0, "{puzzle}: {}", valid.stdout_text());
+        let text = help(&[puzzle, "gen"]);
+        assert!(text.contains("--cases <N>"), "{text}");
+        if let Some(old) = old {
+            let again = run(&[puzzle, "gen", old, "3", "--seed", "5"], b"");
+            assert_eq!(again.stdout, got.stdout, "{puzzle} {old}");
+            assert!(!text.contains(old), "{old} is hidden: {text}");
+        }
+    }
+}
+
+#[test]
+fn ranges_are_written_alike_and_reversed_ones_are_refused() {
+    for (puzzle, option) in [
+        ("sultan", "--weights <W|A-B>"),
+        ("tour", "--knights <K|A-B>"),
+        ("showdown", "--size <N|A-B>"),
+        ("showdown", "--density <D|A-B>"),
+    ] {
+        let text = help(&[puzzle, "gen"]);
+        assert!(text.contains(option), "{puzzle}: {text}");
+        assert!(text.contains("A <= B"), "{puzzle}: {text}");
+    }
+    for args in [
+        &["sultan", "gen", "--min-weight", "50", "--max-weight", "10"][..],
+        &["sultan", "gen", "--weights", "50-10"],
+        &["sultan", "gen", "--min-weight", "100"],
+        &["tour", "gen", "--knights", "14-2"],
+        &["showdown", "gen", "--size", "9-3"],
+        &["showdown", "gen", "--density", "0.9-0.1"],
+    ] {
+        let got = run(args, b"");
+        assert_eq!(got.code, 2, "{args:?}");
+        assert!(got.stdout.is_empty(), "{args:?}");
+        assert!(
+            got.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            got.stderr
+        );
+    }
+    // The range is honoured, and the old options still mean what they said.
+    let got = run(&["sultan", "gen", "--weights", "7-8", "--cases", "2"], b"");
+    let text = got.stdout_text();
+    let weights: Vec<&str> = text.split_whitespace().skip(1).collect();
+    assert_eq!(weights.len(), 128);
+    assert!(
+        weights.iter().all(|w| *w == "7" || *w == "8"),
+        "{weights:?}"
+    );
+    let old = run(
+        &[
+            "sultan",
+            "gen",
+            "--min-weight",
+            "7",
+            "--max-weight",
+            "8",
+            "--cases",
+            "2",
+        ],
+        b"",
+    );
+    assert_eq!(old.stdout, got.stdout);
+}
+
+#[test]
+fn json_speaks_one_vocabulary() {
+    let json = |args: &[&str], input: &[u8]| -> Vec<serde_json::Value> {
+        let got = run(args, input);
+        assert_eq!(got.code, 0, "{args:?}: {}", got.stderr);
+        got.stdout_text()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let sample = |p: &str| std::fs::read(format!("tests/data/{p}/sample.in")).unwrap();
+    // The number of the test case is `case` in every command.
+    for (args, input) in [
+        (&["queens", "--format", "json"][..], sample("queens")),
+        (&["sultan", "--format", "json"], sample("sultan")),
+        (&["tour", "--format", "json"], sample("tour")),
+        (
+            &["showdown", "--format", "json", "--steps", "10"],
+            sample("showdown"),
+        ),
+        (
+            &["nqueens", "best", "--format", "json"],
+            b"1\n4\n1 2 3 4\n5 6 7 8\n9 1 2 3\n4 5 6 7\n".to_vec(),
+        ),
+    ] {
+        for (i, value) in json(args, &input).iter().enumerate() {
+            assert_eq!(value["case"], i as u64 + 1, "{args:?}: {value}");
+            for old in ["scenario", "board", "placement", "test"] {
+                assert!(value.get(old).is_none(), "{args:?}: {value}");
+            }
+        }
+    }
+    // A placement is `rows`: the 1-based row of the queen of each column.
+    let sultan = json(&["sultan", "--format", "json"], &sample("sultan"));
+    assert_eq!(
+        sultan[0]["rows"],
+        serde_json::json!([1, 5, 8, 6, 3, 7, 2, 4])
+    );
+    let listed = json(&["nqueens", "list", "4", "--format", "json"], b"");
+    assert_eq!(listed[0]["index"], 1);
+    assert_eq!(listed[0]["rows"], serde_json::json!([2, 4, 1, 3]));
+    assert!(listed[0].get("placement").is_none());
+}
+
+#[test]
+fn uva_layout_is_refused_where_it_would_be_ignored() {
+    let input = b"1\n1 1\n";
+    for format in ["json", "board"] {
+        let got = run(&["queens", "--uva", "--format", format], input);
+        assert_eq!(got.code, 2, "{format}");
+        assert!(got.stdout.is_empty());
+        assert_eq!(
+            got.stderr,
+            format!(
+                "error: --uva changes the judge's layout only; it cannot be used with --format {format}\n"
+            )
+        );
+    }
+    let got = run(&["queens", "--uva", "--format", "judge"], input);
+    assert_eq!(got.code, 0);
+    assert!(
+        got.stdout_text()
+            .starts_with("SOLN       COLUMN\n #      1 2 3 4 5 6 7 8\n\n 1 ")
+    );
+}
+
+#[test]
+fn judge_format_is_described_truthfully_where_there_is_no_judge() {
+    for sub in ["list", "count"] {
+        let text = help(&["nqueens", sub]);
+        assert!(
+            text.contains("there is no judge for nqueens"),
+            "{sub}: {text}"
+        );
+    }
+    let text = help(&["nqueens", "best"]);
+    assert!(
+        text.contains("plain text where there is no judge"),
+        "{text}"
+    );
+}

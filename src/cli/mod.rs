@@ -50,9 +50,9 @@ enum Command {
 /// The input and output options shared by the solving commands.
 #[derive(Debug, Args)]
 struct SolveArgs {
-    /// The judge input: a path, or standard input when absent or `-`.
+    /// The input: a path, or standard input when absent or `-`.
     input: Option<PathBuf>,
-    /// How to write the answers.
+    /// How to write the answers (`judge`: the judge's bytes, plain text where there is no judge).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }

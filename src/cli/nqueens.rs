@@ -69,7 +69,8 @@ struct ListArgs {
     /// Stop after this many placements.
     #[arg(long, value_name = "K")]
     limit: Option<u64>,
-    /// How to write the placements.
+    /// How to write the placements (`judge`: plain text, one placement per line; there is no
+    /// judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -84,7 +85,7 @@ struct CountArgs {
     /// Give up after this many seconds (exit code 2, no count).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-    /// How to write the count.
+    /// How to write the count (`judge`: the plain number; there is no judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }

@@ -328,7 +328,7 @@ fn write_placement(
         OutputFormat::Json => {
             let case = JsonPlacement {
                 n: problem.n(),
-                placement: number,
+                index: number,
                 rows: rows.iter().map(|&r| u32::from(r) + 1).collect(),
             };
             serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
@@ -413,7 +413,7 @@ pub struct JsonPlacement {
     /// The board side.
     pub n: usize,
     /// The placement's number in the listing, from 1.
-    pub placement: u64,
+    pub index: u64,
     /// The rows (1-based) of the queens of columns 1..n.
     pub rows: Vec<u32>,
 }
@@ -545,7 +545,7 @@ pub fn run_best<R: Read, W: Write>(
             }
             OutputFormat::Json => {
                 let json = JsonBest {
-                    board: case,
+                    case,
                     n: board.n(),
                     score: best.score,
                     rows: best.placement.iter().map(|&r| u32::from(r) + 1).collect(),
@@ -579,8 +579,8 @@ pub fn render_best(case: u64, board: &Weights, best: &best::Best) -> String {
 /// One board's answer for programs (`--format json`).
 #[derive(Debug, Serialize)]
 pub struct JsonBest {
-    /// The board's number, from 1.
-    pub board: u64,
+    /// The board's number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
     /// Its side.
     pub n: usize,
     /// The best sum.

@@ -227,8 +227,9 @@ pub struct JsonCase {
     pub case: u64,
     /// The best score.
     pub score: u64,
-    /// The rows (1-based) of the queens of columns 1..8 in the first best placement.
-    pub placement: [u32; CLASSIC],
+    /// The first best placement: the rows (1-based) of the queens of columns 1..8 (called
+    /// `rows`, as in every command's JSON).
+    pub rows: [u32; CLASSIC],
 }
 
 impl JsonCase {
@@ -237,7 +238,7 @@ impl JsonCase {
         JsonCase {
             case,
             score: best.score,
-            placement: best.placement.map(|r| u32::from(r) + 1),
+            rows: best.placement.map(|r| u32::from(r) + 1),
         }
     }
 }

@@ -471,8 +471,8 @@ pub fn write_judge_case<W: Write>(
 /// One scenario for programs (`--format json`).
 #[derive(Debug, Serialize)]
 pub struct JsonCase {
-    /// The scenario number, from 1.
-    pub scenario: u64,
+    /// The scenario number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
     /// Whether a path exists.
     pub possible: bool,
     /// The number of moves (the path's squares less one), or `null`.
@@ -483,9 +483,9 @@ pub struct JsonCase {
 
 impl JsonCase {
     /// The JSON form of a scenario's answer.
-    pub fn new(scenario: u64, path: Option<&[Square]>) -> JsonCase {
+    pub fn new(case: u64, path: Option<&[Square]>) -> JsonCase {
         JsonCase {
-            scenario,
+            case,
             possible: path.is_some(),
             moves: path.map(|p| p.len().saturating_sub(1)),
             path: path.map(|p| p.iter().map(|&sq| square_name(sq)).collect()),
