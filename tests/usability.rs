@@ -270,3 +270,94 @@ fn judge_format_is_described_truthfully_where_there_is_no_judge() {
         "{text}"
     );
 }
+
+/// The lines of the help screen's EXAMPLES section, which must be its last.
+fn examples(args: &[&str]) -> Vec<String> {
+    let text = help(args);
+    let (_, section) = text
+        .split_once("\nExamples:\n")
+        .unwrap_or_else(|| panic!("{args:?} has an EXAMPLES section: {text}"));
+    let lines: Vec<String> = section.lines().map(str::to_string).collect();
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert!(line.starts_with("  "), "{args:?}: the section ends the help: {line:?}");
+    }
+    lines.iter().map(|l| l.trim().to_string()).collect()
+}
+
+#[test]
+fn every_solver_describes_its_input_and_ends_with_examples_that_run() {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_chess-puzzles"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = std::env::temp_dir().join(format!("cp-examples-{}", std::process::id()));
+    for screen in [
+        &["queens"][..],
+        &["sultan"],
+        &["showdown"],
+        &["tour"],
+        &["nqueens"],
+        &["nqueens", "list"],
+        &["nqueens", "count"],
+        &["nqueens", "best"],
+        &["demo"],
+    ] {
+        if screen.len() == 1 && screen[0] != "nqueens" && screen[0] != "demo" {
+            let text = help(screen);
+            assert!(text.contains("\nInput: "), "{screen:?}: {text}");
+            assert!(text.contains("\nOutput: "), "{screen:?}: {text}");
+        }
+        // Each example runs as written, in a fresh directory, in order.
+        std::fs::create_dir_all(&dir).unwrap();
+        for line in examples(screen) {
+            let got = std::process::Command::new("sh")
+                .args(["-c", &line])
+                .current_dir(&dir)
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&got.stderr);
+            assert!(got.status.success(), "{screen:?}: {line}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{line}");
+            if !line.contains('>') {
+                assert!(!got.stdout.is_empty(), "{line} prints something");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(help(&["nqueens", "best"]).contains("per board its side n"));
+}
+
+#[test]
+fn a_solver_reading_a_terminal_says_it_is_waiting() {
+    // `script` gives the command a terminal; Ctrl-D (\x04) ends the input there.
+    let bin = env!("CARGO_BIN_EXE_chess-puzzles");
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &format!("'{bin}' queens"), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1\n1 1\n\x04")
+        .unwrap();
+    let got = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&got.stdout);
+    assert!(got.status.success(), "{text}");
+    assert!(
+        text.contains("waiting for the input on standard input (a terminal)")
+            && text.contains("Ctrl-D"),
+        "{text}"
+    );
+    assert!(text.contains(" 4      1 7 5 8 2 4 6 3"), "{text}");
+    // Not when the input comes from a pipe.
+    let got = run(&["queens"], b"1\n1 1\n");
+    assert_eq!(got.stderr, "");
+}

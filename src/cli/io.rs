@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, StdoutLock, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, StdoutLock, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -157,13 +157,23 @@ impl Input {
                     }),
                 }
             }
-            _ => Ok(Input {
-                name: "<stdin>".to_string(),
-                reader: Box::new(Flushing {
-                    inner: Stdin,
-                    out: out.clone(),
-                }),
-            }),
+            _ => {
+                if io::stdin().is_terminal() {
+                    // Someone typing, or someone who forgot the file name: say what we wait for.
+                    let _ = writeln!(
+                        io::stderr(),
+                        "waiting for the input on standard input (a terminal): type it, then \
+                         press Ctrl-D on an empty line to end it; or give a file name (see --help)"
+                    );
+                }
+                Ok(Input {
+                    name: "<stdin>".to_string(),
+                    reader: Box::new(Flushing {
+                        inner: Stdin,
+                        out: out.clone(),
+                    }),
+                })
+            }
         }
     }
 }

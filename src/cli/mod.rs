@@ -2,6 +2,7 @@
 //! arguments into options, opens the input and writes to one buffered standard output.
 
 mod demo;
+mod help;
 mod io;
 mod kit;
 mod nqueens;
@@ -34,16 +35,47 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// 8 Queens Chess Problem (UVa 750): every 8-queens placement containing a given queen.
+    ///
+    /// Input: the number of test cases T, then T squares `row column`, each number 1..8 (rows
+    /// from the top, columns from the left), whitespace-separated in any layout.
+    ///
+    /// Output: per case the two heading lines, then every placement holding that queen in
+    /// lexicographic order, numbered `%2d`, six spaces, the row of the queen of each column; one
+    /// empty line between cases.
+    #[command(after_help = help::QUEENS)]
     Queens(queens::Args),
     /// The Sultan's Successors (UVa 167): the best 8-queens sum on each weighted board.
+    ///
+    /// Input: the number of boards k, then per board 64 weights, row by row (0..4294967295;
+    /// the statement's are 1..99), whitespace-separated in any layout.
+    ///
+    /// Output: the largest sum under eight non-attacking queens, `%5d`, one line per board.
+    #[command(after_help = help::SULTAN)]
     Sultan(sultan::Args),
     /// Chess Variants Showdown (SPOJ CHE): the cheapest pieces that check every king (an optimiser).
+    ///
+    /// Input: the number of tests t, then per test the side n, n rows of n characters (`#` a
+    /// king, `_` an empty square), and the eight prices of bishop, rook, knight, gold general,
+    /// silver general, horse, phoenix and cannon.
+    ///
+    /// Output: per test `f g` (the number of pieces and their total price), then f lines
+    /// `type row column` (type 1..8 in the order above, rows and columns from 1).
+    #[command(after_help = help::SHOWDOWN)]
     Showdown(showdown::Args),
     /// Traveling Queen (POJ 2919): the shortest queen tour past every knight to the bishop.
+    ///
+    /// Input: the number of scenarios, then per scenario eight rows of eight characters, rank 8
+    /// first: `.` empty, `Q` the queen, `B` the bishop, `N` a knight, `P` a pawn.
+    ///
+    /// Output: per scenario `Scenario #i:`, the squares the queen stands on run together
+    /// (`h8h2e5d4b2`) or `impossible`, then an empty line.
+    #[command(after_help = help::TOUR)]
     Tour(tour::Args),
     /// General N-queens: any board up to 64x64, given queens; list, count, best weighted sum.
+    #[command(after_help = help::NQUEENS)]
     Nqueens(nqueens::Args),
     /// Solves every puzzle's sample (built in) and draws the answers.
+    #[command(after_help = help::DEMO)]
     Demo,
 }
 

@@ -24,16 +24,19 @@ pub struct Args {
 enum Command {
     /// Every placement containing the given queens, one per line, in lexicographic order: the
     /// row (1-based) of the queen of each column, left to right.
+    #[command(after_help = super::help::NQUEENS_LIST)]
     List(ListArgs),
     /// The number of placements containing the given queens.
     ///
     /// Exit code 2 with a message, and no count, when --time-limit runs out.
+    #[command(after_help = super::help::NQUEENS_COUNT)]
     Count(CountArgs),
     /// The largest sum of weights under n non-attacking queens, for each board of the input:
     /// k, then per board its side n (1 or 4..64) and n rows of n weights (0..4294967295).
     ///
     /// Exit code 2 with a message when --time-limit runs out (the boards answered so far are
     /// written).
+    #[command(after_help = super::help::NQUEENS_BEST)]
     Best(BestArgs),
 }
 
