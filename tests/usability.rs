@@ -280,7 +280,10 @@ fn examples(args: &[&str]) -> Vec<String> {
     let lines: Vec<String> = section.lines().map(str::to_string).collect();
     assert!(!lines.is_empty());
     for line in &lines {
-        assert!(line.starts_with("  "), "{args:?}: the section ends the help: {line:?}");
+        assert!(
+            line.starts_with("  "),
+            "{args:?}: the section ends the help: {line:?}"
+        );
     }
     lines.iter().map(|l| l.trim().to_string()).collect()
 }
@@ -360,4 +363,101 @@ fn a_solver_reading_a_terminal_says_it_is_waiting() {
     // Not when the input comes from a pipe.
     let got = run(&["queens"], b"1\n1 1\n");
     assert_eq!(got.stderr, "");
+}
+
+/// The numbers in brackets of a drawn weighted board (the queens' squares).
+fn bracketed(text: &str) -> Vec<u64> {
+    text.split('[')
+        .skip(1)
+        .filter_map(|part| part.split_once(']'))
+        .filter_map(|(number, _)| number.parse().ok())
+        .collect()
+}
+
+#[test]
+fn drawings_show_the_queens_plainly() {
+    // Sultan and nqueens best: the queens' squares in brackets, summing to the score spelled
+    // out in the heading.
+    let sample = std::fs::read("tests/data/sultan/sample.in").unwrap();
+    let got = run(&["sultan", "--format", "board"], &sample);
+    let text = got.stdout_text();
+    let heading = text.lines().next().unwrap();
+    assert_eq!(
+        heading,
+        "Board 1: best score 260 = 1 + 34 + 59 + 44 + 21 + 54 + 15 + 32"
+    );
+    let queens = bracketed(&text);
+    assert_eq!(queens.len(), 8);
+    assert_eq!(queens.iter().sum::<u64>(), 260);
+    let board = b"2\n4\n1 2 3 4\n5 6 7 8\n9 1 2 3\n4 5 6 7\n1\n7\n";
+    let got = run(&["nqueens", "best", "--format", "board"], board);
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    let text = got.stdout_text();
+    let (first, second) = text.split_once("\n\n").expect("two boards");
+    assert!(
+        first.starts_with("Board 1 (4x4): best score 25 = "),
+        "{first}"
+    );
+    let queens = bracketed(first);
+    assert_eq!(queens.len(), 4);
+    assert_eq!(queens.iter().sum::<u64>(), 25);
+    let terms: u64 = first
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit("= ")
+        .next()
+        .unwrap()
+        .split(" + ")
+        .map(|t| t.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(terms, 25);
+    assert!(
+        second.starts_with("Board 2 (1x1): best score 7 = 7\n"),
+        "{second}"
+    );
+
+    // Tour: the start is drawn as the queen, and no stop is numbered 0.
+    let sample = std::fs::read("tests/data/tour/sample.in").unwrap();
+    let got = run(&["tour", "--format", "board"], &sample);
+    let text = got.stdout_text();
+    let first = text.split("\n\n").next().unwrap();
+    let h8 = first.lines().nth(2).unwrap();
+    assert_eq!(h8, "8 · · · · · · · ♛");
+    assert!(
+        !first
+            .lines()
+            .skip(2)
+            .take(8)
+            .any(|l| l.split(' ').any(|c| c == "0")),
+        "{first}"
+    );
+    assert!(
+        first.ends_with(
+            "♛ the queen's start, numbers her stops in order; ♞ knight; ♝ bishop; ♟ pawn"
+        )
+    );
+
+    // A stop on the start square again shows both.
+    let back =
+        b"1\n........\n........\n........\nN..P.P..\nPPPPQPPP\n....PP..\n........\n.......B\n";
+    let text = run(&["tour", "--format", "board"], back).stdout_text();
+    assert!(text.contains("♛,4"), "{text}");
+
+    // nqueens count: no empty board; the given queens are drawn.
+    let got = run(&["nqueens", "count", "6", "--format", "board"], b"");
+    assert_eq!(
+        got.stdout_text(),
+        "6x6 board, no queen given: 4 placements\n"
+    );
+    let got = run(
+        &["nqueens", "count", "6", "--fix", "2,1", "--format", "board"],
+        b"",
+    );
+    let text = got.stdout_text();
+    assert!(
+        text.starts_with("6x6 board, queens given at (2,1) (♕): 1 placement\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches('♕').count(), 2);
 }

@@ -349,12 +349,13 @@ pub fn write_count<W: Write>(
         OutputFormat::Judge => writeln!(out, "{count}"),
         OutputFormat::Board => {
             let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
-            write!(
-                out,
-                "{}\n{}",
-                heading(problem, &what),
-                diagram(problem.n(), None, problem.given())
-            )
+            writeln!(out, "{}", heading(problem, &what))?;
+            // A board is drawn only to show the given queens: an empty one says nothing.
+            if problem.given().is_empty() {
+                Ok(())
+            } else {
+                write!(out, "{}", diagram(problem.n(), None, problem.given()))
+            }
         }
         OutputFormat::Json => {
             let case = JsonCount {
@@ -560,20 +561,17 @@ pub fn run_best<R: Read, W: Write>(
     Ok(BestRun::Finished)
 }
 
-/// The board drawn with its weights, the queens of the best placement marked `♛`.
+/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
+/// and the sum spelled out, as `sultan` draws its boards.
 pub fn render_best(case: u64, board: &Weights, best: &best::Best) -> String {
     let n = board.n();
-    let mut d = Diagram::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            d.set(Square::new(r as u8, c as u8), board.get(r, c).to_string());
-        }
-    }
-    for (c, &r) in best.placement.iter().enumerate() {
-        let w = board.get(usize::from(r), c);
-        d.set(Square::new(r, c as u8), format!("{QUEEN}{w}"));
-    }
-    format!("Board {case} ({n}x{n}): best score {}\n{d}", best.score)
+    let weight = |r: usize, c: usize| u64::from(board.get(r, c));
+    let (d, terms) = crate::core::diagram::weighted_placement(n, weight, &best.placement);
+    format!(
+        "Board {case} ({n}x{n}): best score {}\n{d}{}\n",
+        crate::core::diagram::sum_spelled_out(best.score, &terms),
+        crate::core::diagram::WEIGHTED_LEGEND
+    )
 }
 
 /// One board's answer for programs (`--format json`).

@@ -24,7 +24,7 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use crate::core::placements::{self, is_non_attacking};
-use crate::core::{CLASSIC, Diagram, Square};
+use crate::core::{CLASSIC, diagram};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
 use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
@@ -243,29 +243,15 @@ impl JsonCase {
     }
 }
 
-/// The board drawn with its weights, the queens of the best placement marked `♛`.
+/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
+/// and the sum spelled out.
 pub fn render_case(case: u64, board: &Board, best: &Best) -> String {
-    let mut d = Diagram::new(CLASSIC, CLASSIC);
-    for (r, row) in board.weights.iter().enumerate() {
-        for (c, w) in row.iter().enumerate() {
-            d.set(Square::new(r as u8, c as u8), w.to_string());
-        }
-    }
-    for (c, &r) in best.placement.iter().enumerate() {
-        let sq = Square::new(r, c as u8);
-        let w = board.weights[usize::from(r) % CLASSIC][c];
-        d.set(sq, format!("♛{w}"));
-    }
-    let terms: Vec<String> = best
-        .placement
-        .iter()
-        .enumerate()
-        .map(|(c, &r)| board.weights[usize::from(r) % CLASSIC][c].to_string())
-        .collect();
+    let weight = |r: usize, c: usize| u64::from(board.weights[r % CLASSIC][c % CLASSIC]);
+    let (d, terms) = diagram::weighted_placement(CLASSIC, weight, &best.placement);
     format!(
-        "Board {case}: best score {} = {}\n{d}",
-        best.score,
-        terms.join(" + ")
+        "Board {case}: best score {}\n{d}{}\n",
+        diagram::sum_spelled_out(best.score, &terms),
+        diagram::WEIGHTED_LEGEND
     )
 }
 
@@ -314,6 +300,12 @@ mod tests {
         let best = Solver::new().best(&board);
         let text = render_case(1, &board, &best);
         assert!(text.starts_with("Board 1: best score 260 = "));
-        assert_eq!(text.matches('♛').count(), 8);
+        let queens = text.split('[').skip(1);
+        assert_eq!(
+            queens
+                .filter(|p| p.starts_with(|c: char| c.is_ascii_digit()))
+                .count(),
+            8
+        );
     }
 }

@@ -493,8 +493,9 @@ impl JsonCase {
     }
 }
 
-/// The board with the path drawn: each square the queen stands on shows its stop numbers
-/// (0 is the start), the pieces show their symbols, and a legend follows.
+/// The board with the path drawn: the queen (`♛`) on her start, each later stop numbered in
+/// order (a square she stands on twice shows both, `♛,3`), the pieces shown by their symbols,
+/// and a legend.
 pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> String {
     let ranks: Vec<String> = (1..=CLASSIC).rev().map(|r| r.to_string()).collect();
     let files: Vec<String> = (b'a'..b'a' + CLASSIC as u8)
@@ -521,7 +522,13 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
             }
             for (i, list) in stops.iter().enumerate() {
                 if !list.is_empty() {
-                    let text: Vec<String> = list.iter().map(usize::to_string).collect();
+                    let text: Vec<String> = list
+                        .iter()
+                        .map(|&stop| match stop {
+                            0 => Piece::Queen.symbol().to_string(),
+                            _ => stop.to_string(),
+                        })
+                        .collect();
                     d.set(Square::from_index(i, CLASSIC), text.join(","));
                 }
             }
@@ -543,7 +550,7 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
         },
     };
     let legend = if path.is_some() {
-        "numbers: the queen's stops in order, 0 = her start"
+        "♛ the queen's start, numbers her stops in order"
     } else {
         "♛ queen"
     };
