@@ -62,3 +62,15 @@ Examples:
 pub const DEMO: &str = "\
 Examples:
   chess-puzzles demo";
+
+pub const COMPLETIONS: &str = "\
+Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
+  chess-puzzles completions bash > ~/.local/share/bash-completion/completions/chess-puzzles
+  mkdir -p ~/.zfunc && chess-puzzles completions zsh > ~/.zfunc/_chess-puzzles  # fpath+=(~/.zfunc) before compinit in ~/.zshrc
+  mkdir -p ~/.config/fish/completions && chess-puzzles completions fish > ~/.config/fish/completions/chess-puzzles.fish";
+
+pub const MAN: &str = "\
+Examples:
+  chess-puzzles man | man -l -  # the page of chess-puzzles itself
+  mkdir -p ~/.local/share/man/man1 && chess-puzzles man --dir ~/.local/share/man/man1  # then: man chess-puzzles-queens";

@@ -15,18 +15,26 @@ mod tour;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use chess_puzzles::output::OutputFormat;
 
 pub use io::{Failure, Verdict};
 
-/// Solves four classic chess-board puzzles exactly as their judges expect.
+/// Solves four classic chess-board puzzles exactly as their judges expect, and generalises them.
+///
+/// Each puzzle command reads its judge input from a path, or from standard input when the path
+/// is absent or `-`, and writes the judge's output byte for byte (--format judge), boards drawn
+/// for people (--format board) or one JSON object per test case (--format json). Each has
+/// `gen`, `validate` and `check` for problem setters. `chess-puzzles <command> --help`
+/// describes a command's formats and ends with examples.
 ///
 /// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
-/// input that cannot be read or parsed.
+/// input that cannot be read or parsed, with a message on standard error as
+/// `error: <path>:<line>:<column>: expected ..., found ...`. A closed output pipe ends the
+/// program quietly with 0.
 #[derive(Debug, Parser)]
-#[command(name = "chess-puzzles", version, about, long_about = None)]
+#[command(name = "chess-puzzles", version)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -77,6 +85,27 @@ enum Command {
     /// Solves every puzzle's sample (built in) and draws the answers.
     #[command(after_help = help::DEMO)]
     Demo,
+    /// Writes the completion script of a shell, made from these very commands and options.
+    ///
+    /// Install it where the shell looks for completions (see the examples); a new shell then
+    /// completes chess-puzzles' commands, options and their values.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Writes the manual pages, made from these very commands and options.
+    ///
+    /// Without --dir, the page of chess-puzzles itself on standard output (roff); with --dir,
+    /// one page per command (chess-puzzles.1, chess-puzzles-queens.1,
+    /// chess-puzzles-queens-check.1, ...) into that directory, created if needed.
+    #[command(after_help = help::MAN)]
+    Man {
+        /// The directory to write every page into.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// The input and output options shared by the solving commands.
@@ -99,7 +128,55 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
         Command::Tour(args) => tour::run(args, &mut out),
         Command::Nqueens(args) => nqueens::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
+        Command::Completions { shell } => completions(shell, &mut out),
+        Command::Man { dir } => man(dir, &mut out),
     }?;
     out.flush().map_err(Failure::Output)?;
     Ok(verdict)
+}
+
+/// `chess-puzzles completions SHELL`: the script, generated from the argument definitions.
+fn completions(shell: clap_complete::Shell, out: &mut io::Output) -> Result<Verdict, Failure> {
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "chess-puzzles", &mut script);
+    if shell == clap_complete::Shell::Bash {
+        // clap_complete's bash script names the state of a subcommand `chess__puzzles__subcmd__x`
+        // while walking the words but labels its case arms `chess__subcmd__puzzles__subcmd__x`
+        // when the program's name has a hyphen, so nothing past the first word completed
+        // (clap-rs/clap issue 6421). Spell the arms as the walk does.
+        let text =
+            String::from_utf8_lossy(&script).replace("chess__subcmd__puzzles", "chess__puzzles");
+        script = text.into_bytes();
+    }
+    out.write_all(&script).map_err(Failure::Output)?;
+    Ok(Verdict::Done)
+}
+
+/// `chess-puzzles man [--dir DIR]`: the manual pages, generated from the argument definitions.
+fn man(dir: Option<PathBuf>, out: &mut io::Output) -> Result<Verdict, Failure> {
+    let command = Cli::command();
+    let Some(dir) = dir else {
+        clap_mangen::Man::new(command)
+            .render(out)
+            .map_err(Failure::Output)?;
+        return Ok(Verdict::Done);
+    };
+    let cannot = |e: std::io::Error| Failure::Input {
+        name: dir.display().to_string(),
+        error: chess_puzzles::error::InputError::Io(e),
+    };
+    std::fs::create_dir_all(&dir).map_err(cannot)?;
+    clap_mangen::generate_to(command, &dir).map_err(cannot)?;
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(cannot)?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("chess-puzzles") && name.ends_with(".1"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        writeln!(out, "{}", dir.join(page).display()).map_err(Failure::Output)?;
+    }
+    Ok(Verdict::Done)
 }
