@@ -12,6 +12,8 @@
 //!   (Traveling Queen, POJ 2919).
 //! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
 //!   weights.
+//! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
+//!   API, answering with the same bytes as the command line.
 //!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
@@ -33,6 +35,8 @@ pub mod nqueens;
 pub mod output;
 pub mod queens;
 pub mod sample;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod showdown;
 pub mod sultan;
 pub mod tour;

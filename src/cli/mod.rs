@@ -7,7 +7,10 @@ mod io;
 mod kit;
 mod nqueens;
 mod progress;
+mod prove;
 mod queens;
+#[cfg(feature = "serve")]
+mod serve;
 mod showdown;
 mod sultan;
 mod tour;
@@ -85,6 +88,9 @@ enum Command {
     /// Solves every puzzle's sample (built in) and draws the answers.
     #[command(after_help = help::DEMO)]
     Demo,
+    /// A web board for every puzzle and its JSON API, on 127.0.0.1 (Ctrl-C stops).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
     /// Writes the completion script of a shell, made from these very commands and options.
     ///
     /// Install it where the shell looks for completions (see the examples); a new shell then
@@ -128,6 +134,8 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
         Command::Tour(args) => tour::run(args, &mut out),
         Command::Nqueens(args) => nqueens::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args, &mut out),
         Command::Completions { shell } => completions(shell, &mut out),
         Command::Man { dir } => man(dir, &mut out),
     }?;

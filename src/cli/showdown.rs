@@ -23,9 +23,10 @@ pub struct Args {
     command: Option<Command>,
     #[command(flatten)]
     solve: SolveArgs,
-    /// Seconds for the whole input, shared out among its tests.
-    #[arg(long, value_name = "SECONDS", default_value_t = showdown::DEFAULT_TIME_LIMIT.as_secs_f64())]
-    time_limit: f64,
+    /// Seconds for the whole input, shared out among its tests [default: 8.5; with --prove,
+    /// 60 per test].
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -37,6 +38,8 @@ pub struct Args {
     /// the baseline the optimiser is measured against.
     #[arg(long)]
     greedy: bool,
+    #[command(flatten)]
+    prove: super::prove::ProveArgs,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -101,10 +104,12 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         }
         None => {}
     }
-    let time_limit = Duration::try_from_secs_f64(args.time_limit).map_err(|_| {
+    let seconds = args
+        .time_limit
+        .unwrap_or(showdown::DEFAULT_TIME_LIMIT.as_secs_f64());
+    let time_limit = Duration::try_from_secs_f64(seconds).map_err(|_| {
         Failure::Usage(format!(
-            "--time-limit: expected a number of seconds >= 0, found {}",
-            args.time_limit
+            "--time-limit: expected a number of seconds >= 0, found {seconds}"
         ))
     })?;
     let options = Options {
@@ -114,6 +119,10 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         steps: args.steps,
         greedy: args.greedy,
     };
+    if args.prove.prove {
+        let given = args.time_limit.is_some();
+        return super::prove::run(&args.prove, options, given, args.solve.input.as_ref(), out);
+    }
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);

@@ -4,10 +4,11 @@
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
-//! - [`count`] counts them: [`count_all`] for an empty board (half boards joined by
-//!   [`halves`] for sides 12 to 17, else one placement in eight searched by symmetry),
-//!   [`completion`] otherwise; the searches by forward checking with fewest-open-row
-//!   branching; in parallel on rayon, stoppable via [`Control`].
+//! - [`count`] counts them: [`count_all`] for an empty board (a band of middle columns fixed
+//!   and its two sides joined by [`band`] for sides 12 to 25, else one placement in eight
+//!   searched by symmetry), [`completion`] otherwise; the searches by forward checking with
+//!   fewest-open-row branching; in parallel on rayon, stoppable via [`Control`]. An empty
+//!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
 //! A placement is written as in UVa 750: the row (1-based) of the queen of each column, left
@@ -24,12 +25,13 @@
 //! ```
 
 pub mod backtrack;
+pub mod band;
 pub mod best;
 pub mod completion;
 pub mod count_all;
 mod forward;
-pub mod halves;
 pub mod hungarian;
+pub mod shard;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -245,8 +247,29 @@ const FLUSH_AFTER: Duration = Duration::from_millis(50);
 /// soon after it is found: `out` is flushed whenever what it holds is [`FLUSH_AFTER`] old.
 /// Returns how many were written.
 pub fn list<W: Write>(problem: &Problem, out: &mut W, options: &ListOptions) -> io::Result<u64> {
+    list_until(problem, out, options, &Control::new()).map(|listed| listed.written)
+}
+
+/// How far [`list_until`] got.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Listed {
+    /// Placements written.
+    pub written: u64,
+    /// True when `control` said stop before the listing (or its limit) was complete.
+    pub stopped: bool,
+}
+
+/// [`list`], stopping within a few milliseconds when `control` says stop (a deadline or a stop
+/// request): the placements written so far stay written.
+pub fn list_until<W: Write>(
+    problem: &Problem,
+    out: &mut W,
+    options: &ListOptions,
+    control: &Control,
+) -> io::Result<Listed> {
     let limit = options.limit.unwrap_or(u64::MAX);
     let mut written = 0u64;
+    let mut stopped = false;
     let mut pending_since: Option<Instant> = None;
     let mut line = Vec::with_capacity(4 * MAX_N);
     let mut failure = None;
@@ -258,6 +281,10 @@ pub fn list<W: Write>(problem: &Problem, out: &mut W, options: &ListOptions) -> 
                     line.clear();
                     write_placement(&mut line, problem, written, rows, options.format)
                         .and_then(|()| out.write_all(&line))
+                }
+                Event::Tick if control.should_stop() => {
+                    stopped = true;
+                    return ControlFlow::Break(());
                 }
                 Event::Tick => Ok(()),
             };
@@ -286,11 +313,11 @@ pub fn list<W: Write>(problem: &Problem, out: &mut W, options: &ListOptions) -> 
     if let Some(e) = failure {
         return Err(e);
     }
-    if options.format == OutputFormat::Board && written == 0 {
+    if options.format == OutputFormat::Board && written == 0 && !stopped {
         writeln!(out, "{}", heading(problem, "no placement"))?;
     }
     out.flush()?;
-    Ok(written)
+    Ok(Listed { written, stopped })
 }
 
 /// One placement in the chosen format (`number` counts from 1).
@@ -647,6 +674,32 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n"
+        );
+    }
+
+    #[test]
+    fn a_stopped_listing_says_so() {
+        // A 48x48 board has far too many placements to list in 50 ms.
+        let problem = Problem::new(48, &[Fix { row: 2, col: 1 }]).unwrap();
+        let control = Control::with_deadline(Instant::now() + Duration::from_millis(50));
+        let mut out = Vec::new();
+        let started = Instant::now();
+        let listed = list_until(&problem, &mut out, &ListOptions::default(), &control).unwrap();
+        assert!(listed.stopped);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let all = Problem::new(6, &[]).unwrap();
+        let listed = list_until(
+            &all,
+            &mut Vec::new(),
+            &ListOptions::default(),
+            &Control::new(),
+        );
+        assert_eq!(
+            listed.unwrap(),
+            Listed {
+                written: 4,
+                stopped: false
+            }
         );
     }
 

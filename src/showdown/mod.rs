@@ -27,6 +27,9 @@ pub mod generator;
 mod instance;
 pub mod judge;
 pub mod local_search;
+pub mod model;
+#[cfg(feature = "milp")]
+pub mod prove;
 mod reader;
 pub mod solver;
 pub mod validate;
@@ -263,7 +266,9 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
     let proof = if solution.optimal() {
         "optimal".to_string()
     } else {
-        format!("lower bound {}", solution.lower_bound)
+        let cost = solution.answer.cost.max(1) as f64;
+        let gap = 100.0 * solution.answer.cost.saturating_sub(solution.lower_bound) as f64 / cost;
+        format!("lower bound {}, gap {gap:.2}%", solution.lower_bound)
     };
     format!(
         "Test {case}: {n}x{n}, {}; {}, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
