@@ -1,6 +1,8 @@
 //! The `check` target: see `fuzz/harness.rs`, which the regression test replays too.
 #![no_main]
 
+// Each target calls one of the harness's functions.
+#[allow(dead_code)]
 #[path = "../harness.rs"]
 mod harness;
 
