@@ -269,7 +269,7 @@ fn formats_board_and_json() {
     let json = stdout(&run(&["nqueens", "list", "4", "--format", "json"]));
     assert_eq!(
         json,
-        "{\"n\":4,\"placement\":1,\"rows\":[2,4,1,3]}\n{\"n\":4,\"placement\":2,\"rows\":[3,1,4,2]}\n"
+        "{\"n\":4,\"index\":1,\"rows\":[2,4,1,3]}\n{\"n\":4,\"index\":2,\"rows\":[3,1,4,2]}\n"
     );
     let count = stdout(&run(&[
         "nqueens", "count", "8", "--fix", "1,1", "--format", "json",

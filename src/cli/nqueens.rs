@@ -26,6 +26,7 @@ pub struct Args {
 enum Command {
     /// Every placement containing the given queens, one per line, in lexicographic order: the
     /// row (1-based) of the queen of each column, left to right.
+    #[command(after_help = super::help::NQUEENS_LIST)]
     List(ListArgs),
     /// The number of placements containing the given queens.
     ///
@@ -34,6 +35,7 @@ enum Command {
     /// cluster jobs; `--format json` writes a record for `nqueens merge`.
     ///
     /// Exit code 2 with a message, and no count, when --time-limit runs out.
+    #[command(after_help = super::help::NQUEENS_COUNT)]
     Count(CountArgs),
     /// Adds up the shard records of `nqueens count N --shard I/K --format json`, after
     /// checking that exactly the K shards of one count are there, once each, intact.
@@ -47,6 +49,7 @@ enum Command {
     ///
     /// Exit code 2 with a message when --time-limit runs out (the boards answered so far are
     /// written).
+    #[command(after_help = super::help::NQUEENS_BEST)]
     Best(BestArgs),
 }
 
@@ -82,7 +85,8 @@ struct ListArgs {
     /// Stop after this many placements.
     #[arg(long, value_name = "K")]
     limit: Option<u64>,
-    /// How to write the placements.
+    /// How to write the placements (`judge`: plain text, one placement per line; there is no
+    /// judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -100,7 +104,8 @@ struct CountArgs {
     /// Count only shard I of K (0 <= I < K <= 1000000000) of an empty board.
     #[arg(long, value_name = "I/K")]
     shard: Option<Spec>,
-    /// How to write the count (with --shard, json writes the record for `nqueens merge`).
+    /// How to write the count (`judge`: the plain number, there is no judge for nqueens; with
+    /// --shard, json writes the record for `nqueens merge`).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -109,7 +114,7 @@ struct CountArgs {
 struct MergeArgs {
     /// Files of shard records, one JSON object per line (standard input when none or `-`).
     inputs: Vec<PathBuf>,
-    /// How to write the total.
+    /// How to write the total (`judge`: the plain number; there is no judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }

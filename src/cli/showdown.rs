@@ -63,17 +63,17 @@ struct GenArgs {
     /// The seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// How many tests (ignored by the kind `largest`; the statement allows at most 15, more
+    /// How many test cases (ignored by the kind `largest`; the statement allows at most 15, more
     /// test solvers beyond it and fail `validate`).
-    #[arg(long, default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
-    tests: u64,
-    /// Board sides: a side N or a range A-B within 2-256 (the statement's limits are 2-25;
+    #[arg(long, value_name = "N", alias = "tests", default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    cases: u64,
+    /// Board sides: a side N or a range A-B within 2-256, A <= B (the statement's limits are 2-25;
     /// larger boards test solvers beyond it and fail `validate`). Ignored by the kinds
     /// `largest`, `smallest` and `expensive-small`.
     #[arg(long, value_name = "N|A-B", default_value_t = Sizes::default())]
     size: Sizes,
-    /// The chance that a square holds a king: a density D or a range A-B within 0-1, drawn
-    /// per board. Ignored by the kinds `dense` and `sparse`.
+    /// The chance that a square holds a king: a density D or a range A-B within 0-1, A <= B,
+    /// drawn per board. Ignored by the kinds `dense` and `sparse`.
     #[arg(long, value_name = "D|A-B", default_value_t = Densities::default())]
     density: Densities,
     /// How the eight prices are drawn (ignored by `one-cheap` and `expensive-small`).
@@ -90,7 +90,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         Some(Command::Gen(g)) => {
             let options = GenOptions {
                 seed: g.seed,
-                tests: g.tests,
+                tests: g.cases,
                 sizes: g.size,
                 densities: g.density,
                 costs: g.costs,

@@ -1,5 +1,6 @@
 //! General N-queens: any board up to 64x64, queens given in advance, listing, counting, and the
-//! best weighted placement (seeds 000 and 001 generalised).
+//! best weighted placement (8 Queens, UVa 750, and The Sultan's Successors, UVa 167,
+//! generalised).
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
@@ -10,7 +11,7 @@
 //!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
-//! A placement is written as in seed 000: the row (1-based) of the queen of each column, left
+//! A placement is written as in UVa 750: the row (1-based) of the queen of each column, left
 //! to right.
 //!
 //! ```
@@ -354,7 +355,7 @@ fn write_placement(
         OutputFormat::Json => {
             let case = JsonPlacement {
                 n: problem.n(),
-                placement: number,
+                index: number,
                 rows: rows.iter().map(|&r| u32::from(r) + 1).collect(),
             };
             serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
@@ -375,12 +376,13 @@ pub fn write_count<W: Write>(
         OutputFormat::Judge => writeln!(out, "{count}"),
         OutputFormat::Board => {
             let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
-            write!(
-                out,
-                "{}\n{}",
-                heading(problem, &what),
-                diagram(problem.n(), None, problem.given())
-            )
+            writeln!(out, "{}", heading(problem, &what))?;
+            // A board is drawn only to show the given queens: an empty one says nothing.
+            if problem.given().is_empty() {
+                Ok(())
+            } else {
+                write!(out, "{}", diagram(problem.n(), None, problem.given()))
+            }
         }
         OutputFormat::Json => {
             let case = JsonCount {
@@ -439,7 +441,7 @@ pub struct JsonPlacement {
     /// The board side.
     pub n: usize,
     /// The placement's number in the listing, from 1.
-    pub placement: u64,
+    pub index: u64,
     /// The rows (1-based) of the queens of columns 1..n.
     pub rows: Vec<u32>,
 }
@@ -571,7 +573,7 @@ pub fn run_best<R: Read, W: Write>(
             }
             OutputFormat::Json => {
                 let json = JsonBest {
-                    board: case,
+                    case,
                     n: board.n(),
                     score: best.score,
                     rows: best.placement.iter().map(|&r| u32::from(r) + 1).collect(),
@@ -586,27 +588,24 @@ pub fn run_best<R: Read, W: Write>(
     Ok(BestRun::Finished)
 }
 
-/// The board drawn with its weights, the queens of the best placement marked `♛`.
+/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
+/// and the sum spelled out, as `sultan` draws its boards.
 pub fn render_best(case: u64, board: &Weights, best: &best::Best) -> String {
     let n = board.n();
-    let mut d = Diagram::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            d.set(Square::new(r as u8, c as u8), board.get(r, c).to_string());
-        }
-    }
-    for (c, &r) in best.placement.iter().enumerate() {
-        let w = board.get(usize::from(r), c);
-        d.set(Square::new(r, c as u8), format!("{QUEEN}{w}"));
-    }
-    format!("Board {case} ({n}x{n}): best score {}\n{d}", best.score)
+    let weight = |r: usize, c: usize| u64::from(board.get(r, c));
+    let (d, terms) = crate::core::diagram::weighted_placement(n, weight, &best.placement);
+    format!(
+        "Board {case} ({n}x{n}): best score {}\n{d}{}\n",
+        crate::core::diagram::sum_spelled_out(best.score, &terms),
+        crate::core::diagram::WEIGHTED_LEGEND
+    )
 }
 
 /// One board's answer for programs (`--format json`).
 #[derive(Debug, Serialize)]
 pub struct JsonBest {
-    /// The board's number, from 1.
-    pub board: u64,
+    /// The board's number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
     /// Its side.
     pub n: usize,
     /// The best sum.

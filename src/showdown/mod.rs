@@ -1,4 +1,4 @@
-//! Seed 002, "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
+//! "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
 //!
 //! An optimisation problem: every test's answer is scored cost / n², lower is better. The
 //! module holds the instance and its judge format ([`Reader`], [`judge::write_answer`]), the
@@ -53,7 +53,7 @@ pub use instance::{
 pub use reader::Reader;
 pub use solver::{Solution, SolveError};
 
-/// The sample of seed 002's statement. The statement prints it without the line holding the
+/// The sample of the statement of Chess Variants Showdown (SPOJ CHE). The statement prints it without the line holding the
 /// number of tests; the file adds `1`. Any valid answer costing at most 4 is as good.
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/showdown/sample.in"),
@@ -271,9 +271,9 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
         format!("lower bound {}, gap {gap:.2}%", solution.lower_bound)
     };
     format!(
-        "Test {case}: {n}x{n}, {} kings; {} pieces, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
-        instance.king_count(),
-        solution.answer.pieces.len(),
+        "Test {case}: {n}x{n}, {}; {}, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
+        crate::error::plural(instance.king_count() as u64, "king"),
+        crate::error::plural(solution.answer.pieces.len() as u64, "piece"),
         solution.answer.cost,
         solution.answer.score(instance),
         legend.join(", ")

@@ -63,9 +63,9 @@ export function init() {
     clearAnswer();
     const first = json.objects[0];
     if (!first) return;
-    first.placement.forEach((row, c) => cells[row - 1][c].td.classList.add('queen'));
+    first.rows.forEach((row, c) => cells[row - 1][c].td.classList.add('queen'));
     score.textContent = String(first.score);
-    detail.textContent = `queens on rows ${first.placement.join(' ')} of columns 1 to 8` +
+    detail.textContent = `queens on rows ${first.rows.join(' ')} of columns 1 to 8` +
       (json.objects.length > 1 ? ` (board 1 of ${json.objects.length})` : '');
   }
 
