@@ -179,3 +179,24 @@ pub fn read_all(mut reader: impl Read) -> Vec<u8> {
     let _ = reader.read_to_end(&mut data);
     data
 }
+
+/// The status of a POST to `path` that declares a body of `length` bytes but sends none (the
+/// server can refuse it from the header alone; sending the body first would race with the
+/// server closing the connection). `None` if no status line came back.
+pub fn status_of_declared_body(base: &str, path: &str, length: u64) -> Option<u16> {
+    use std::io::Write;
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain\r\n\
+         Content-Length: {length}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer);
+    text.split_whitespace().nth(1)?.parse().ok()
+}
