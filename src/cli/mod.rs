@@ -2,6 +2,8 @@
 //! arguments into options, opens the input and writes to one buffered standard output.
 
 mod demo;
+mod duration;
+mod interrupt;
 mod io;
 mod kit;
 mod nqueens;
@@ -23,7 +25,8 @@ pub use io::{Failure, Verdict};
 /// Solves four classic chess-board puzzles exactly as their judges expect.
 ///
 /// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
-/// input that cannot be read or parsed.
+/// input that cannot be read or parsed; 124 the time limit ran out before every answer was
+/// proven (the best found were written); 130 stopped by Ctrl-C (what was found was written).
 #[derive(Debug, Parser)]
 #[command(name = "chess-puzzles", version, about, long_about = None)]
 pub struct Cli {
