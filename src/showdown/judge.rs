@@ -18,11 +18,10 @@
 //! assert!(matches!(report.verdict, Verdict::Wrong { case: 1, .. }));
 //! ```
 
-use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
 
-use crate::core::pieces::attacks;
+use crate::core::pieces::for_each_attack;
 use crate::core::{Square, SquareSet};
 use crate::error::{InputError, Position};
 use crate::input::{Scanner, parse_digits};
@@ -174,7 +173,7 @@ impl fmt::Display for Verdict {
 pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
     let n = instance.side();
     let mut occupied = instance.kings().clone();
-    let mut seen = HashSet::with_capacity(pieces.len());
+    let mut seen = SquareSet::new(n);
     for p in pieces {
         let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
         if row > n as u64 || col > n as u64 {
@@ -191,17 +190,25 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
                 square: p.square,
             });
         }
-        if !seen.insert(p.square) {
+        if seen.contains(p.square) {
             return Err(Rejection::Repeated(p.square));
         }
+        seen.insert(p.square);
         occupied.insert(p.square);
     }
     let mut checked = SquareSet::new(n);
     for p in pieces {
-        let hit = attacks(p.kind, p.square, &occupied);
-        for sq in hit.intersection(instance.kings()).iter() {
-            checked.insert(sq);
-        }
+        for_each_attack(
+            p.kind,
+            p.square,
+            n,
+            |sq| occupied.contains(sq),
+            |sq| {
+                if instance.is_king(sq) {
+                    checked.insert(sq);
+                }
+            },
+        );
     }
     if let Some(king) = instance.kings().iter().find(|&k| !checked.contains(k)) {
         return Err(Rejection::NotInCheck(king));
@@ -317,16 +324,22 @@ pub fn check<I: Read, O: Read>(
             Err(reason) => verdict = Verdict::Wrong { case, reason },
         }
     }
-    if verdict == Verdict::Accepted
-        && let Ok(Some(token)) = answers.next_token()
-    {
-        verdict = Verdict::Wrong {
-            case,
-            reason: Rejection::Trailing {
-                position: token.position,
-                found: token.describe(),
-            },
+    if verdict == Verdict::Accepted {
+        // Anything after the last answer, readable or not, makes the output wrong.
+        let trailing = match answers.next_token() {
+            Ok(None) => None,
+            Ok(Some(token)) => Some((token.position, token.describe())),
+            Err(InputError::Parse(e)) => Some((e.position, e.found)),
+            Err(InputError::Io(e)) => {
+                Some((answers.position(), format!("unreadable output ({e})")))
+            }
         };
+        if let Some((position, found)) = trailing {
+            verdict = Verdict::Wrong {
+                case,
+                reason: Rejection::Trailing { position, found },
+            };
+        }
     }
     let total = scores.iter().sum();
     Ok(Report {

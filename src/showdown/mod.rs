@@ -22,16 +22,19 @@ pub mod board;
 pub mod bounds;
 pub mod candidates;
 pub mod construction;
+pub mod deadline;
 pub mod exhaustive;
 pub mod generator;
 mod instance;
 pub mod judge;
 pub mod local_search;
+pub mod progress;
 mod reader;
 pub mod solver;
 pub mod validate;
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -44,11 +47,12 @@ use crate::output::OutputFormat;
 use crate::sample::Sample;
 
 pub use instance::{
-    Answer, Instance, InstanceError, MAX_COST, MAX_SIDE, Placement, piece_from_number,
-    piece_number, score,
+    Answer, Instance, InstanceError, MAX_COST, MAX_SIDE, MIN_SIDE, Placement, STATEMENT_SIDES,
+    STATEMENT_TESTS, piece_from_number, piece_number, score,
 };
+pub use progress::Progress;
 pub use reader::Reader;
-pub use solver::{Solution, SolveError};
+pub use solver::{Ending, Solution, SolveError};
 
 /// The sample of seed 002's statement. The statement prints it without the line holding the
 /// number of tests; the file adds `1`. Any valid answer costing at most 4 is as good.
@@ -65,16 +69,21 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(8500);
 pub struct Options {
     /// Judge bytes, diagrams or JSON.
     pub format: OutputFormat,
-    /// The time for the whole input, shared out among the tests still to come.
+    /// The time for the whole input, counted from the moment it has been read and checked,
+    /// shared out among its tests; it bounds every part of the run, whatever the other
+    /// options (see [`solver::solve_input`]).
     pub time_limit: Duration,
     /// The seed of every random choice.
     pub seed: u64,
     /// When set, each search runs exactly this many local-search steps per thread instead of
     /// stopping at its share of the time: the same seed then gives the same answers on any
-    /// machine.
+    /// machine, unless the time limit runs out first ([`Ending::steps_cut`]).
     pub steps: Option<u64>,
     /// Answer with the plain greedy only (the baseline of the measurements), no search.
     pub greedy: bool,
+    /// Raised from outside (Ctrl-C): every test still open is then answered at once with the
+    /// best answer it holds.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl Default for Options {
@@ -85,13 +94,14 @@ impl Default for Options {
             seed: 0,
             steps: None,
             greedy: false,
+            stop: None,
         }
     }
 }
 
 /// Answers every test of `input` on `out`, each as soon as it is found.
 pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
-    run_with_progress(input, out, options, |_, _| {})
+    run_watched(input, out, options, &Progress::default()).map(|_| ())
 }
 
 /// [`run`], calling `progress(tests_done, tests_total)` after each test.
@@ -99,29 +109,58 @@ pub fn run_with_progress<R: Read, W: Write>(
     input: R,
     out: &mut W,
     options: &Options,
-    mut progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<(), RunError> {
-    // The whole input is read first, so that the time can go where the score can fall most;
-    // the answers before a malformed test are still written, then its error is returned.
+    let watch = Progress::default();
+    let mut counting = Counting {
+        out,
+        watch: &watch,
+        each: progress,
+    };
+    run_watched(input, &mut counting, options, &watch).map(|_| ())
+}
+
+/// A writer that reports the tests answered at every flush (one per answer).
+struct Counting<'a, W, F> {
+    out: &'a mut W,
+    watch: &'a Progress,
+    each: F,
+}
+
+impl<W: Write, F: FnMut(u64, u64)> Write for Counting<'_, W, F> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()?;
+        let now = self.watch.snapshot();
+        (self.each)(now.answered as u64, now.tests as u64);
+        Ok(())
+    }
+}
+
+/// [`run`], reporting the run's state to `progress` (read it from another thread for a
+/// progress display) and telling how the run ended.
+///
+/// The whole input is read and checked first: a malformed input fails at once, before any
+/// search, and nothing is written. Then the clock starts, and each answer is written and
+/// flushed as soon as it is final. Every answer has passed [`judge::verify`], also when the
+/// stop flag cut the run short.
+pub fn run_watched<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &Options,
+    progress: &Progress,
+) -> Result<Ending, RunError> {
     let mut reader = Reader::new(Scanner::new(input))?;
-    let total = reader.total();
     let mut instances = Vec::new();
     let mut places = Vec::new();
-    let mut failure = None;
-    loop {
-        match reader.next_instance() {
-            Ok(Some(instance)) => {
-                instances.push(instance);
-                places.push((reader.board_start(), reader.context()));
-            }
-            Ok(None) => break,
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
-        }
+    while let Some(instance) = reader.next_instance()? {
+        instances.push(instance);
+        places.push((reader.board_start(), reader.context()));
     }
-    let mut answer = |case: usize, solved: Result<Solution, SolveError>| {
+    let answer = |case: usize, solved: Result<Solution, SolveError>| {
         let (position, context) = places[case - 1].clone();
         let instance = &instances[case - 1];
         let solution = solved.map_err(|e| {
@@ -134,26 +173,21 @@ pub fn run_with_progress<R: Read, W: Write>(
             .with_context(context)
         })?;
         write_solution(out, options.format, case as u64, instance, &solution)
+            .and_then(|()| out.flush())
             .map_err(RunError::Output)?;
-        progress(case as u64, total);
         Ok::<(), RunError>(())
     };
+    let settings = solver::Settings {
+        time_limit: options.time_limit,
+        steps: options.steps,
+        seed: options.seed,
+        stop: options.stop,
+        progress: Some(progress),
+    };
     if options.greedy {
-        for (i, instance) in instances.iter().enumerate() {
-            answer(i + 1, solver::plain_greedy(instance))?;
-        }
+        solver::greedy_input(&instances, &settings, answer)
     } else {
-        solver::solve_all(
-            &instances,
-            options.time_limit,
-            options.steps,
-            options.seed,
-            &mut answer,
-        )?;
-    }
-    match failure {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
+        solver::solve_input(&instances, &settings, answer)
     }
 }
 
