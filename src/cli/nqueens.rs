@@ -8,10 +8,13 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use chess_puzzles::nqueens::{self, BestRun, Control, Fix, ListOptions, Problem};
+use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
 
 use super::SolveArgs;
+use super::duration::TimeLimit;
+use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
+use super::progress;
 use chess_puzzles::output::OutputFormat;
 
 #[derive(Debug, clap::Args)]
@@ -30,10 +33,13 @@ enum Command {
     /// Exit code 2 with a message, and no count, when --time-limit runs out.
     Count(CountArgs),
     /// The largest sum of weights under n non-attacking queens, for each board of the input:
-    /// k, then per board its side n (1 or 4..64) and n rows of n weights (0..4294967295).
+    /// k, then per board its side n (1..64) and n rows of n weights (0..4294967295). A board
+    /// of side 2 or 3 has no placement: it is answered `impossible` (a null score in JSON).
     ///
-    /// Exit code 2 with a message when --time-limit runs out (the boards answered so far are
-    /// written).
+    /// Each answer is written as soon as it is known. When --time-limit runs out or Ctrl-C
+    /// is pressed, the board being solved gets the best placement found so far and the later
+    /// ones their first placement, at once (valid placements, `"proven": false` in JSON);
+    /// then exit code 124 (time limit) or 130 (Ctrl-C).
     Best(BestArgs),
 }
 
@@ -41,9 +47,10 @@ enum Command {
 struct BestArgs {
     #[command(flatten)]
     solve: SolveArgs,
-    /// Give up after this many seconds (exit code 2).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// Stop searching after this many seconds, counted from the start, and answer with the
+    /// best placements found (exit code 124). 0: the first placements; inf: no limit.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
 }
 
 /// The board and its given queens.
@@ -69,6 +76,9 @@ struct ListArgs {
     /// Stop after this many placements.
     #[arg(long, value_name = "K")]
     limit: Option<u64>,
+    /// Stop after this many seconds (exit code 124, the placements found so far written).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// How to write the placements.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -82,8 +92,8 @@ struct CountArgs {
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// Give up after this many seconds (exit code 2, no count).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// How to write the count.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -97,56 +107,77 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     }
 }
 
-/// The control of a run with an optional time limit in seconds, counted from `started`.
-fn control(time_limit: Option<f64>, started: Instant) -> Result<Control, Failure> {
-    let Some(seconds) = time_limit else {
-        return Ok(Control::new());
-    };
-    if seconds.is_finite() && seconds > 1e18 {
-        // Too far away to represent: no limit, as below.
-        return Ok(Control::new());
-    }
-    let limit = Duration::try_from_secs_f64(seconds)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "--time-limit: expected a positive number of seconds, found {seconds}"
-            ))
-        })?;
-    // A limit too far away to represent is no limit.
-    Ok(started
-        .checked_add(limit)
+/// The control of a run with an optional time limit, counted from `started` (see
+/// [`TimeLimit`] for the values allowed).
+fn control(time_limit: Option<TimeLimit>, started: Instant) -> Result<Control, Failure> {
+    Ok(time_limit
+        .and_then(|limit| limit.deadline(started))
         .map_or_else(Control::new, Control::with_deadline))
 }
 
 fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let started = Instant::now();
-    let control = control(args.time_limit, started)?;
+    let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let format = args.solve.format;
     let mut writer = out.clone();
-    let run = with_progress(&control, || {
-        nqueens::run_best(input.reader, &mut writer, format, &control)
-    })
+    let run = progress::with_bar(
+        progress::QUIET_FOR,
+        |bar| {
+            let (done, total) = control.progress();
+            bar.set_length(total.max(1));
+            bar.set_position(done);
+            bar.set_message(format!(
+                "{done}/{total} boards answered, {} elapsed",
+                progress::human(started.elapsed())
+            ));
+        },
+        || nqueens::run_best(input.reader, &mut writer, format, &control),
+    )
     .map_err(|e| Failure::from_run(&input.name, e))?;
-    match run {
-        BestRun::Finished => Ok(Verdict::Done),
-        BestRun::Stopped { answered } => Err(Failure::Usage(format!(
-            "time limit reached after {:.1} s with {answered} board{} answered",
-            started.elapsed().as_secs_f64(),
-            if answered == 1 { "" } else { "s" }
-        ))),
+    let boards = |k: u64| format!("{k} board{}", if k == 1 { "" } else { "s" });
+    if control.interrupted() {
+        eprintln!(
+            "interrupted: nqueens best answered {}, {} of them with the best placement found \
+             so far (not proven the best)",
+            boards(run.boards),
+            run.unproven
+        );
+        return Ok(Verdict::Interrupted);
     }
+    if run.unproven > 0 {
+        eprintln!(
+            "time limit reached after {:.1} s: {} of {} answered with the best placement \
+             found, not proven the best",
+            started.elapsed().as_secs_f64(),
+            run.unproven,
+            boards(run.boards)
+        );
+        return Ok(Verdict::OutOfTime);
+    }
+    Ok(Verdict::Done)
 }
 
 fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
+    let started = Instant::now();
+    let control = control(args.time_limit, started)?;
     let options = ListOptions {
         format: args.format,
         limit: args.limit,
     };
-    nqueens::list(&problem, out, &options).map_err(Failure::Output)?;
+    let listed =
+        nqueens::list_within(&problem, out, &options, &control).map_err(Failure::Output)?;
+    if !listed.complete {
+        out.flush().map_err(Failure::Output)?;
+        eprintln!(
+            "time limit reached after {:.1} s: {} placement{} written, the listing is incomplete",
+            started.elapsed().as_secs_f64(),
+            listed.written,
+            if listed.written == 1 { "" } else { "s" }
+        );
+        return Ok(Verdict::OutOfTime);
+    }
     Ok(Verdict::Done)
 }
 
