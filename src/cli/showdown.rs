@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chess_puzzles::output::OutputFormat;
 use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
 use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
@@ -37,6 +38,10 @@ pub struct Args {
     /// says so, as the answers then depend on the machine's speed).
     #[arg(long, value_name = "N")]
     steps: Option<u64>,
+    /// Say which pieces check each king: a list under each board with --format board, a
+    /// "checks" array with --format json (the judge's format has no room for it).
+    #[arg(long)]
+    explain: bool,
     /// Threads to solve with (default: one per core; more than the cores are not used).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
@@ -116,8 +121,16 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
             .num_threads(threads)
             .build_global();
     }
+    if args.explain && args.solve.format == OutputFormat::Judge {
+        return Err(Failure::Usage(
+            "--explain needs --format board or --format json (the judge's format has no room \
+             for it)"
+                .to_string(),
+        ));
+    }
     let options = Options {
         format: args.solve.format,
+        explain: args.explain,
         time_limit: args.time_limit.duration(),
         seed: args.seed,
         steps: args.steps,

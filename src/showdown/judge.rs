@@ -219,6 +219,56 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
         .sum())
 }
 
+/// For every king, row by row, its square and the pieces (indices into `pieces`) that check
+/// it on the final board: the explanation of a valid answer (a king of an invalid one may
+/// have none).
+///
+/// ```
+/// use chess_puzzles::core::pieces::PieceKind;
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::judge::checkers;
+/// use chess_puzzles::showdown::{Instance, Placement};
+///
+/// let mut kings = SquareSet::new(3);
+/// kings.insert(Square::new(0, 0));
+/// kings.insert(Square::new(0, 2));
+/// let instance = Instance::new(3, kings, [1; 8]).unwrap();
+/// let rook = Placement { kind: PieceKind::Rook, square: Square::new(0, 1) };
+/// let knight = Placement { kind: PieceKind::Knight, square: Square::new(1, 2) };
+/// let explained = checkers(&instance, &[rook, knight]);
+/// assert_eq!(explained, vec![(Square::new(0, 0), vec![0, 1]), (Square::new(0, 2), vec![0])]);
+/// ```
+pub fn checkers(instance: &Instance, pieces: &[Placement]) -> Vec<(Square, Vec<usize>)> {
+    let n = instance.side();
+    let mut occupied = instance.kings().clone();
+    for p in pieces {
+        if usize::from(p.square.row) < n && usize::from(p.square.col) < n {
+            occupied.insert(p.square);
+        }
+    }
+    let mut by_king: Vec<(Square, Vec<usize>)> =
+        instance.kings().iter().map(|k| (k, Vec::new())).collect();
+    let index: std::collections::HashMap<Square, usize> = by_king
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (*k, i))
+        .collect();
+    for (i, p) in pieces.iter().enumerate() {
+        for_each_attack(
+            p.kind,
+            p.square,
+            n,
+            |sq| occupied.contains(sq),
+            |sq| {
+                if let Some(&k) = index.get(&sq) {
+                    by_king[k].1.push(i);
+                }
+            },
+        );
+    }
+    by_king
+}
+
 /// Why [`check`] could not judge: the judge input itself is unreadable.
 pub type CheckError = InputError;
 

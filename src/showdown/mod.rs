@@ -81,6 +81,8 @@ pub struct Options {
     pub steps: Option<u64>,
     /// Answer with the plain greedy only (the baseline of the measurements), no search.
     pub greedy: bool,
+    /// Say which pieces check each king (in the board and JSON formats).
+    pub explain: bool,
     /// Raised from outside (Ctrl-C): every test still open is then answered at once with the
     /// best answer it holds.
     pub stop: Option<&'static AtomicBool>,
@@ -94,6 +96,7 @@ impl Default for Options {
             seed: 0,
             steps: None,
             greedy: false,
+            explain: false,
             stop: None,
         }
     }
@@ -172,9 +175,16 @@ pub fn run_watched<R: Read, W: Write>(
             )
             .with_context(context)
         })?;
-        write_solution(out, options.format, case as u64, instance, &solution)
-            .and_then(|()| out.flush())
-            .map_err(RunError::Output)?;
+        write_explained(
+            out,
+            options.format,
+            options.explain,
+            case as u64,
+            instance,
+            &solution,
+        )
+        .and_then(|()| out.flush())
+        .map_err(RunError::Output)?;
         Ok::<(), RunError>(())
     };
     let settings = solver::Settings {
@@ -199,20 +209,65 @@ pub fn write_solution<W: Write>(
     instance: &Instance,
     solution: &Solution,
 ) -> io::Result<()> {
+    write_explained(out, format, false, case, instance, solution)
+}
+
+/// [`write_solution`], with `explain`: which pieces check each king (in `--format board`
+/// and `--format json`; the judge's format has no room for it).
+pub fn write_explained<W: Write>(
+    out: &mut W,
+    format: OutputFormat,
+    explain: bool,
+    case: u64,
+    instance: &Instance,
+    solution: &Solution,
+) -> io::Result<()> {
     match format {
         OutputFormat::Judge => out.write_all(
             judge::write_answer(&solution.answer.pieces, solution.answer.cost).as_bytes(),
         ),
         OutputFormat::Board => {
             let separator = if case > 1 { "\n" } else { "" };
-            write!(out, "{separator}{}", render_case(case, instance, solution))
+            write!(out, "{separator}{}", render_case(case, instance, solution))?;
+            if explain {
+                out.write_all(render_checks(instance, solution).as_bytes())?;
+            }
+            Ok(())
         }
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &JsonCase::new(case, instance, solution))
-                .map_err(io::Error::from)?;
+            let mut json = JsonCase::new(case, instance, solution);
+            if explain {
+                json.checks = Some(
+                    judge::checkers(instance, &solution.answer.pieces)
+                        .into_iter()
+                        .map(|(king, by)| JsonCheck {
+                            king: one_based(king),
+                            by: by
+                                .into_iter()
+                                .map(|i| one_based(solution.answer.pieces[i].square))
+                                .collect(),
+                        })
+                        .collect(),
+                );
+            }
+            serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
             out.write_all(b"\n")
         }
     }
+}
+
+/// A square as `[row, column]`, 1-based.
+fn one_based(sq: crate::core::Square) -> [u32; 2] {
+    [u32::from(sq.row) + 1, u32::from(sq.col) + 1]
+}
+
+/// Which pieces check a king, for programs (`--explain --format json`).
+#[derive(Debug, Serialize)]
+pub struct JsonCheck {
+    /// The king's square, `[row, column]` from 1.
+    pub king: [u32; 2],
+    /// The squares of the pieces that check it on the final board.
+    pub by: Vec<[u32; 2]>,
 }
 
 /// One piece for programs: 1-based numbers.
@@ -248,6 +303,9 @@ pub struct JsonCase {
     pub optimal: bool,
     /// The pieces placed.
     pub pieces: Vec<JsonPiece>,
+    /// With `--explain`: every king, row by row, and the pieces that check it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks: Option<Vec<JsonCheck>>,
 }
 
 impl JsonCase {
@@ -272,6 +330,7 @@ impl JsonCase {
                     col: u32::from(p.square.col) + 1,
                 })
                 .collect(),
+            checks: None,
         }
     }
 }
@@ -279,8 +338,96 @@ impl JsonCase {
 /// The symbol of a king in diagrams.
 pub const KING_SYMBOL: &str = "♚";
 
-/// The board with its kings (`♚`) and the pieces placed (one letter each), a legend with the
-/// prices, and the cost.
+/// The widest line of a legend or an explanation.
+const WIDTH: usize = 80;
+
+/// Words joined by spaces into lines of at most [`WIDTH`] columns (a word is never split),
+/// the lines after the first indented by two spaces.
+fn wrap(words: &[String]) -> String {
+    let mut text = String::new();
+    let mut column = 0;
+    for word in words {
+        let width = word.chars().count();
+        if column > 0 && column + 1 + width > WIDTH {
+            text.push_str("\n  ");
+            column = 2;
+        } else if column > 0 {
+            text.push(' ');
+            column += 1;
+        }
+        text.push_str(word);
+        column += width;
+    }
+    text.push('\n');
+    text
+}
+
+/// The legend of a test's diagram: the symbols, and the price of each piece, grouped by
+/// price (`prices: 1 each for B bishop, R rook, ...; 2 for F phoenix.`), within 80 columns.
+pub fn legend(instance: &Instance) -> String {
+    let mut groups: std::collections::BTreeMap<u32, Vec<PieceKind>> = Default::default();
+    for kind in PieceKind::ALL {
+        groups.entry(instance.cost(kind)).or_default().push(kind);
+    }
+    let mut words: Vec<String> = format!("legend: {KING_SYMBOL} king, · empty square; prices:")
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let count = groups.len();
+    for (g, (price, kinds)) in groups.into_iter().enumerate() {
+        words.push(price.to_string());
+        if kinds.len() > 1 {
+            words.push("each".to_string());
+        }
+        words.push("for".to_string());
+        for (i, kind) in kinds.iter().enumerate() {
+            let end = if i + 1 < kinds.len() {
+                ","
+            } else if g + 1 < count {
+                ";"
+            } else {
+                "."
+            };
+            // A letter and its name stay on one line.
+            words.push(format!("{} {}{end}", kind.letter(), kind.name()));
+        }
+    }
+    wrap(&words)
+}
+
+/// Which pieces check each king, row by row, within 80 columns: `checks: (1,4) by R (1,1);
+/// (3,1) by R (1,1) and H (4,1); ...`.
+pub fn render_checks(instance: &Instance, solution: &Solution) -> String {
+    let pieces = &solution.answer.pieces;
+    let explained = judge::checkers(instance, pieces);
+    let mut words = vec!["checks:".to_string()];
+    let count = explained.len();
+    for (k, (king, by)) in explained.into_iter().enumerate() {
+        words.push(king.to_string());
+        words.push("by".to_string());
+        for (i, &p) in by.iter().enumerate() {
+            if i > 0 {
+                words.push("and".to_string());
+            }
+            let end = if i + 1 < by.len() {
+                ""
+            } else if k + 1 < count {
+                ";"
+            } else {
+                "."
+            };
+            words.push(format!(
+                "{} {}{end}",
+                pieces[p].kind.letter(),
+                pieces[p].square
+            ));
+        }
+    }
+    wrap(&words)
+}
+
+/// The board with its kings (`♚`) and the pieces placed (one letter each), the cost, and a
+/// [legend] with the prices.
 pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> String {
     let n = instance.side();
     let mut d = Diagram::new(n, n);
@@ -290,21 +437,19 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
     for p in &solution.answer.pieces {
         d.set(p.square, p.kind.letter().to_string());
     }
-    let legend: Vec<String> = PieceKind::ALL
-        .iter()
-        .map(|&k| format!("{} {} {}", k.letter(), k.name(), instance.cost(k)))
-        .collect();
     let proof = if solution.optimal() {
         "optimal".to_string()
     } else {
         format!("lower bound {}", solution.lower_bound)
     };
+    let pieces = solution.answer.pieces.len();
     format!(
-        "Test {case}: {n}x{n}, {} kings; {} pieces, cost {} (score {:.6}, {proof})\n{d}legend: {KING_SYMBOL} king, · empty; {}\n",
+        "Test {case}: {n}x{n}, {} king{}; {pieces} piece{}, cost {} (score {:.6}, {proof})\n{d}{}",
         instance.king_count(),
-        solution.answer.pieces.len(),
+        if instance.king_count() == 1 { "" } else { "s" },
+        if pieces == 1 { "" } else { "s" },
         solution.answer.cost,
         solution.answer.score(instance),
-        legend.join(", ")
+        legend(instance)
     )
 }
