@@ -702,3 +702,75 @@ fn the_legend_fits_and_says_prices() {
         assert_eq!(legends, 3);
     }
 }
+
+/// The largest numbers the options accept overflow nothing: each run ends normally.
+#[test]
+fn the_largest_numbers_of_every_option_overflow_nothing() {
+    let max = u64::MAX.to_string();
+    let sample = temp_file("extremes.in", SAMPLE_IN.as_bytes());
+    let sample = sample.to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["showdown", "--steps", &max, "--time-limit", "0.2", sample],
+        vec!["showdown", "--steps", "0", sample],
+        vec!["showdown", "--seed", &max, "--time-limit", "0.1", sample],
+        vec![
+            "showdown",
+            "--threads",
+            "1024",
+            "--time-limit",
+            "0.1",
+            sample,
+        ],
+        vec![
+            "showdown",
+            "--time-limit",
+            "999999999.9",
+            "--steps",
+            "5",
+            sample,
+        ],
+        vec![
+            "showdown", "gen", "--seed", &max, "--tests", "1", "--size", "256",
+        ],
+        vec!["queens", "gen", "--seed", &max, "--cases", "3"],
+        vec![
+            "sultan",
+            "gen",
+            "--seed",
+            &max,
+            "--boards",
+            "1",
+            "--min-weight",
+            "4294967295",
+            "--max-weight",
+            "4294967295",
+        ],
+        vec![
+            "tour",
+            "gen",
+            "--seed",
+            &max,
+            "--scenarios",
+            "1",
+            "--knights",
+            "24",
+            "--pawns",
+            "1",
+        ],
+        vec![
+            "nqueens",
+            "list",
+            "12",
+            "--limit",
+            &max,
+            "--time-limit",
+            "1e300",
+        ],
+        vec!["nqueens", "list", "8", "--limit", "0"],
+    ];
+    for args in &runs {
+        let out = run(args, b"");
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.contains("panicked"), "{args:?}: {}", out.stderr);
+    }
+}
