@@ -410,3 +410,113 @@ pub fn fallback(instance: &Instance, candidates: &Candidates) -> Vec<Placement> 
     }
     pieces
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Square, SquareSet};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The plain greedy written the obvious way: every (cell, kind) of every unchecked king
+    /// evaluated in full every round, the first with the lowest ratio kept.
+    fn reference(board: &mut Board, candidates: &Candidates) -> bool {
+        let mut tally = vec![0i32; board.king_count()];
+        let mut effect = Vec::new();
+        let mut scratch = Vec::new();
+        while board.unchecked() > 0 {
+            let mut seen = std::collections::HashSet::new();
+            let mut best: Option<(f64, PieceKind, usize)> = None;
+            for k in 0..board.king_count() {
+                if board.checks(k) > 0 {
+                    continue;
+                }
+                for c in candidates.of_king(k) {
+                    let p = board.cell(c.square);
+                    if !board.is_empty(p) || !seen.insert((p, c.kind)) {
+                        continue;
+                    }
+                    effect.clear();
+                    board.effect_of_place(c.kind, p, &mut effect);
+                    let net = board.net_checked(&effect, &mut tally);
+                    if net <= 0 {
+                        continue;
+                    }
+                    let ratio = f64::from(board.price(c.kind)) / f64::from(net);
+                    if best.is_none_or(|(r, _, _)| ratio < r) {
+                        best = Some((ratio, c.kind, p));
+                    }
+                }
+            }
+            match best {
+                Some((_, kind, p)) => board.place(kind, p, &mut scratch),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn the_bounded_choice_is_the_choice_of_trying_everything() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for round in 0..300 {
+            let n = rng.random_range(2..=14usize);
+            let density = [0.1, 0.3, 0.6, 0.85][round % 4];
+            let mut kings = SquareSet::new(n);
+            for r in 0..n {
+                for c in 0..n {
+                    if rng.random::<f64>() < density {
+                        kings.insert(Square::new(r as u8, c as u8));
+                    }
+                }
+            }
+            // Few distinct prices make ties, which must be broken the same way.
+            let top = [1u32, 3, 1000][round % 3];
+            let costs: [u32; 8] = std::array::from_fn(|_| rng.random_range(1..=top));
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut fast = Board::new(&instance);
+            let mut slow = Board::new(&instance);
+            let done = greedy(&mut fast, &candidates, 0.0, &mut rng, None);
+            assert_eq!(done, reference(&mut slow, &candidates));
+            assert_eq!(fast.placements(), slow.placements(), "round {round}");
+        }
+    }
+
+    #[test]
+    fn a_board_cut_short_is_completed_by_leaps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let mut completed = 0;
+        for _ in 0..100 {
+            let n = rng.random_range(3..=12usize);
+            let mut kings = SquareSet::new(n);
+            for r in 0..n {
+                for c in 0..n {
+                    if rng.random::<f64>() < 0.4 {
+                        kings.insert(Square::new(r as u8, c as u8));
+                    }
+                }
+            }
+            let costs: [u32; 8] = std::array::from_fn(|_| rng.random_range(1..=9));
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut board = Board::new(&instance);
+            // A deadline already passed: nothing placed by the greedy.
+            let passed = std::time::Instant::now();
+            assert!(
+                !greedy(&mut board, &candidates, 0.0, &mut rng, Some(passed))
+                    || instance.king_count() == 0
+            );
+            if complete_by_leaps(&mut board, &candidates) {
+                assert!(super::super::judge::verify(&instance, &board.placements()).is_ok());
+                completed += 1;
+            }
+        }
+        // Only a king surrounded by kings can lack a square to be leapt onto from.
+        assert!(completed >= 80, "{completed}");
+    }
+}
