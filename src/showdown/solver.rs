@@ -204,8 +204,9 @@ fn first_answer_deadline<'a>(
 }
 
 /// Solves every test of an input, handing each answer to `each` (test number from 1, answer)
-/// in order, within `settings.time_limit` in all (a first answer may end up to
-/// [`FIRST_ANSWER_MIN`] later).
+/// in order, within `settings.time_limit` in all, except for the first answers (see
+/// [`first_answer_deadline`]: on boards up to [`ALWAYS_GREEDY_SIDE`] the whole greedy, a
+/// millisecond or so a board; on larger ones at most [`FIRST_ANSWER_MIN`] past the limit).
 ///
 /// Every test is first [prepared](prepare) (both cores): its first answer (the plain greedy,
 /// the answer of [`greedy_input`], so no answer is ever worse than that one), its lower
