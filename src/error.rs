@@ -141,6 +141,23 @@ impl From<ParseError> for RunError {
     }
 }
 
+/// `1 case`, `2 cases`: a count and its noun, in the singular for one (every noun of the
+/// crate's messages takes an `s` in the plural).
+///
+/// ```
+/// use chess_puzzles::error::plural;
+///
+/// assert_eq!(plural(1, "piece"), "1 piece");
+/// assert_eq!(plural(0, "piece"), "0 pieces");
+/// ```
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Shows a token as it should appear in an error message: quoted, escaped, and cut short if long.
 pub fn describe_token(bytes: &[u8]) -> String {
     const SHOWN: usize = 24;

@@ -16,14 +16,18 @@
 
 use std::io::{self, Read};
 
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token, plural};
 
 /// The largest count of test cases any input can really hold: a count above it is refused at
 /// once, before anything is read or allocated for the cases.
 pub const PLAUSIBLE_COUNT: u64 = 1_000_000_000_000;
 
-/// Bytes held at once; also the longest token the scanner accepts.
-const BUFFER_SIZE: usize = 1 << 16;
+/// The longest token the scanner accepts, in bytes (no judge input has a token near this
+/// long; the buffer holds one byte more, to see where a token of exactly this length ends).
+pub const MAX_TOKEN: usize = 1 << 16;
+
+/// Bytes held at once.
+const BUFFER_SIZE: usize = MAX_TOKEN + 1;
 
 /// One whitespace-separated token and where it starts.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -64,17 +68,32 @@ pub struct Scanner<R> {
     line: u64,
     line_start: u64,
     eof: bool,
+    /// Whether the start of the input was looked at for a byte-order mark.
+    mark_checked: bool,
 }
+
+/// The UTF-8 byte-order mark, which some editors write at the start of a file: skipped.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 #[inline]
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
 }
 
-/// Parses a token made only of ASCII digits into a `u64`; `None` if it is not one or overflows.
+/// Parses a token made only of ASCII digits into a `u64` (leading zeros allowed, any number of
+/// them); `None` if it is not one or overflows.
 #[inline]
 pub fn parse_digits(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() || bytes.len() > 20 {
+    if bytes.is_empty() {
+        return None;
+    }
+    let zeros = bytes.iter().take_while(|&&b| b == b'0').count();
+    let bytes = if zeros == bytes.len() {
+        &bytes[..1]
+    } else {
+        &bytes[zeros..]
+    };
+    if bytes.len() > 20 {
         return None;
     }
     let mut value: u64 = 0;
@@ -107,6 +126,7 @@ impl<R: Read> Scanner<R> {
             line: 1,
             line_start: 0,
             eof: false,
+            mark_checked: false,
         }
     }
 
@@ -166,12 +186,38 @@ impl<R: Read> Scanner<R> {
                 }
                 Ok(n) => {
                     self.end += n;
+                    if !self.mark_checked {
+                        self.skip_byte_order_mark()?;
+                    }
                     return Ok(true);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// At the start of the input (the buffer holds its first bytes): skips a byte-order mark,
+    /// so that the first token after it is at column 1.
+    #[cold]
+    fn skip_byte_order_mark(&mut self) -> io::Result<()> {
+        while self.end < BYTE_ORDER_MARK.len()
+            && self.buf[..self.end] == BYTE_ORDER_MARK[..self.end]
+        {
+            match self.source.read(&mut self.buf[self.end..]) {
+                Ok(0) => break,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        self.mark_checked = true;
+        if self.buf[..self.end].starts_with(BYTE_ORDER_MARK) {
+            self.start = BYTE_ORDER_MARK.len();
+            self.counted = self.start;
+            self.line_start = self.start as u64;
+        }
+        Ok(())
     }
 
     /// Skips whitespace; returns false at the end of input.
@@ -214,7 +260,7 @@ impl<R: Read> Scanner<R> {
                         return Err(ParseError::new(
                             position,
                             ParseErrorKind::TokenTooLong,
-                            format!("a token of at most {BUFFER_SIZE} bytes"),
+                            format!("a token of at most {MAX_TOKEN} bytes"),
                             describe_token(&self.buf[self.start..self.end]),
                         )
                         .into());
@@ -415,7 +461,7 @@ impl Cases {
     /// that nothing but whitespace is left and returns `None`.
     pub fn next<R: Read>(&mut self, sc: &mut Scanner<R>) -> Result<Option<u64>, InputError> {
         if self.current == self.total {
-            let expected = format!("the end of input after {} {}s", self.total, self.noun);
+            let expected = format!("the end of input after {}", plural(self.total, self.noun));
             sc.expect_end(&expected)?;
             return Ok(None);
         }
@@ -482,11 +528,27 @@ mod tests {
     }
 
     #[test]
-    fn a_token_larger_than_the_buffer_is_an_error() {
-        let text = "x".repeat(BUFFER_SIZE + 10);
+    fn a_token_longer_than_the_limit_is_an_error_and_one_of_the_limit_is_not() {
+        for tail in ["", " ", "\n1"] {
+            let text = format!("{}{tail}", "x".repeat(MAX_TOKEN));
+            let mut sc = Scanner::new(Trickle(text.as_bytes()));
+            assert_eq!(sc.next_token().unwrap().unwrap().bytes.len(), MAX_TOKEN);
+            let text = format!("{}{tail}", "x".repeat(MAX_TOKEN + 1));
+            let mut sc = Scanner::new(text.as_bytes());
+            let err = sc.next_token().unwrap_err();
+            assert_eq!(err.kind(), Some(ParseErrorKind::TokenTooLong));
+            assert!(
+                err.to_string().contains("a token of at most 65536 bytes"),
+                "{err}"
+            );
+        }
+        // After a few tokens, too (the buffer is not aligned on the token).
+        let text = format!("1 2 3 {} 4", "7".repeat(MAX_TOKEN));
         let mut sc = Scanner::new(text.as_bytes());
-        let err = sc.next_token().unwrap_err();
-        assert_eq!(err.kind(), Some(ParseErrorKind::TokenTooLong));
+        for _ in 0..3 {
+            sc.next_token().unwrap();
+        }
+        assert_eq!(sc.next_token().unwrap().unwrap().bytes.len(), MAX_TOKEN);
     }
 
     #[test]
@@ -535,6 +597,24 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let text = "\u{feff}12 x\n3";
+        let expected = vec![
+            ("12".to_string(), 1, 1),
+            ("x".to_string(), 1, 4),
+            ("3".to_string(), 2, 1),
+        ];
+        assert_eq!(tokens(Scanner::new(text.as_bytes())), expected);
+        assert_eq!(tokens(Scanner::new(Trickle(text.as_bytes()))), expected);
+        // Only at the start, and only a whole one.
+        let got = tokens(Scanner::new("1 \u{feff}".as_bytes()));
+        assert_eq!(got.len(), 2);
+        let mut sc = Scanner::new(Trickle(b"\xEF\xBB"));
+        assert_eq!(sc.next_token().unwrap().unwrap().bytes, b"\xEF\xBB");
+        assert!(tokens(Scanner::new(Trickle("\u{feff}".as_bytes()))).is_empty());
+    }
+
+    #[test]
     fn parse_digits_edges() {
         assert_eq!(parse_digits(b"0"), Some(0));
         assert_eq!(parse_digits(b"18446744073709551615"), Some(u64::MAX));
@@ -542,5 +622,9 @@ mod tests {
         assert_eq!(parse_digits(b""), None);
         assert_eq!(parse_digits(b"+1"), None);
         assert_eq!(parse_digits(b"1a"), None);
+        assert_eq!(parse_digits(b"0000000000000000000001"), Some(1));
+        assert_eq!(parse_digits(b"000000000000000000000"), Some(0));
+        let padded = format!("{}18446744073709551615", "0".repeat(100));
+        assert_eq!(parse_digits(padded.as_bytes()), Some(u64::MAX));
     }
 }

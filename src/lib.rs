@@ -7,9 +7,13 @@
 //! - [`judge`]: what problem setters need around every puzzle: strict line reading for
 //!   validators, output comparison for checkers, seeded random numbers for generators.
 //! - One module per puzzle, each owning its input type, judge format and solver:
-//!   [`queens`] (seed 000), [`sultan`] (seed 001), [`showdown`] (seed 002, an optimiser),
-//!   [`tour`] (seed 003).
-//! - [`nqueens`]: seeds 000 and 001 generalised: any board, given queens, counting, best weights.
+//!   [`queens`] (8 Queens Chess Problem, UVa 750), [`sultan`] (The Sultan's Successors,
+//!   UVa 167), [`showdown`] (Chess Variants Showdown, SPOJ CHE, an optimiser), [`tour`]
+//!   (Traveling Queen, POJ 2919).
+//! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
+//!   weights.
+//! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
+//!   API, answering with the same bytes as the command line.
 //!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
@@ -31,6 +35,8 @@ pub mod nqueens;
 pub mod output;
 pub mod queens;
 pub mod sample;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod showdown;
 pub mod sultan;
 pub mod tour;

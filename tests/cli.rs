@@ -12,17 +12,22 @@ fn the_demo_solves_every_sample_and_draws_it() {
     assert!(!text.contains("DIFFERS"), "{text}");
     assert!(!text.contains("REJECTED"), "{text}");
     assert!(text.contains("valid by `showdown check`"), "{text}");
-    for (command, seed) in [
-        ("queens", "000"),
-        ("sultan", "001"),
-        ("showdown", "002"),
-        ("tour", "003"),
+    for (title, judge, command) in [
+        ("8 Queens Chess Problem", "UVa 750", "queens"),
+        ("The Sultan's Successors", "UVa 167", "sultan"),
+        ("Chess Variants Showdown", "SPOJ CHE", "showdown"),
+        ("Traveling Queen", "POJ 2919", "tour"),
     ] {
+        assert!(text.contains(&format!("== {title} ({judge}): ")), "{title}");
         assert!(
-            text.contains(&format!("== {command} (seed {seed})")),
+            text.contains(&format!(
+                "`chess-puzzles {command}` on the statement's sample input"
+            )),
             "{command}"
         );
     }
+    // Users never see the internal numbers of the statements.
+    assert!(!text.to_lowercase().contains("seed 00"), "{text}");
     assert!(
         text.matches("identical to the statement's sample output")
             .count()

@@ -181,11 +181,11 @@ fn queens_validator_rejects_each_violation_where_it_is() {
         ),
         (
             "1\r\n1 1\r\n",
-            "<stdin>:1:2: expected a line end '\\n' alone, found '\\r'",
+            "<stdin>:1:2: expected the end of the line after the number, found '\\r' (a Windows line end \\r\\n; lines must end with \\n alone)",
         ),
         (
             "1\n1  1\n",
-            "<stdin>:2:3: expected a row or column number 1..8 (case 1 of 1), found ' '",
+            "<stdin>:2:3: expected a column 1..8 (case 1 of 1), found ' '",
         ),
         (
             " 1\n1 1\n",
@@ -193,19 +193,19 @@ fn queens_validator_rejects_each_violation_where_it_is() {
         ),
         (
             "1\n1 9\n",
-            "<stdin>:2:3: expected a row or column number 1..8 (case 1 of 1), found '9'",
+            "<stdin>:2:3: expected a column 1..8 (case 1 of 1), found '9'",
         ),
         (
             "1\n01 1\n",
-            "<stdin>:2:1: expected a row or column number 1..8 (case 1 of 1), found '01'",
+            "<stdin>:2:1: expected a row 1..8, written without a leading zero (case 1 of 1), found '01'",
         ),
         (
             "1\n1\n",
-            "<stdin>:2:2: expected a single space (case 1 of 1), found end of line",
+            "<stdin>:2:2: expected a space and a column 1..8 (case 1 of 1), found end of line",
         ),
         (
             "1\n1 1 1\n",
-            "<stdin>:2:4: expected the end of the line after 2 fields (case 1 of 1), found ' '",
+            "<stdin>:2:4: expected the end of the line after 2 numbers (case 1 of 1), found ' '",
         ),
         (
             "2\n1 1\n",
@@ -213,7 +213,7 @@ fn queens_validator_rejects_each_violation_where_it_is() {
         ),
         (
             "1\n1 1\n\n",
-            "<stdin>:3:1: expected the end of input after 1 cases, found an empty line",
+            "<stdin>:3:1: expected the end of input after 1 case, found an empty line",
         ),
     ];
     for (input, message) in cases {
@@ -242,7 +242,7 @@ fn sultan_validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n{}", board.replacen(" 8\n", " 8 \n", 1)),
-            "<stdin>:2:24: expected the end of the line after 8 fields (board 1 of 1), found ' '",
+            "<stdin>:2:24: expected the end of the line after 8 numbers (board 1 of 1), found ' '",
         ),
         (
             format!("1\n{}", board.replacen(" 7  8\n", " 7\n", 1)),
@@ -250,11 +250,11 @@ fn sultan_validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n{}", board.replacen(" 2 ", "2a ", 1)),
-            "<stdin>:2:4: expected a weight 1..99 (board 1 of 1), found '2a'",
+            "<stdin>:2:5: expected a digit or a space (board 1 of 1), found 'a'",
         ),
         (
             format!("1\n{board}\n"),
-            "<stdin>:10:1: expected the end of input after 1 boards, found an empty line",
+            "<stdin>:10:1: expected the end of input after 1 board, found an empty line",
         ),
         (
             format!("2\n{board}"),
@@ -326,14 +326,18 @@ fn checkers_forgive_only_the_documented_differences() {
         check_queens(&swapped, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 4: expected ' 2      1 6 8 3 7 4 2 5', found ' 2      1 6 8 3 7 4 5 2'\n"
+            "wrong answer: <stdin>:4:21: expected ' 2      1 6 8 3 7 4 2 5', found ' 2      1 6 8 3 7 4 5 2'\n"
                 .to_string()
         )
     );
     let missing = right.lines().take(5).collect::<Vec<_>>().join("\n") + "\n";
     assert_eq!(
         check_queens(&missing, &[]),
-        (1, "wrong answer: <stdin>: line 6: expected ' 4      1 7 5 8 2 4 6 3', found end of output\n".to_string())
+        (
+            1,
+            "wrong answer: <stdin>:6:1: expected ' 4      1 7 5 8 2 4 6 3', found end of output\n"
+                .to_string()
+        )
     );
     // The UVa layout has one more line, so the statement's layout is wrong under --uva.
     assert_eq!(check_queens(&right, &["--uva"]).0, 1);
@@ -349,7 +353,7 @@ fn checkers_forgive_only_the_documented_differences() {
     assert_eq!(got.code, 1);
     assert_eq!(
         got.stdout_text(),
-        "wrong answer: <stdin>: line 1: expected '  260', found '260'\n"
+        "wrong answer: <stdin>:1:1: expected '  260', found '260'\n"
     );
     // An invalid test input cannot be judged: exit 2, located.
     let dir = std::env::temp_dir().join(format!("cp-kit-bad-{}", std::process::id()));

@@ -269,7 +269,7 @@ fn formats_board_and_json() {
     let json = stdout(&run(&["nqueens", "list", "4", "--format", "json"]));
     assert_eq!(
         json,
-        "{\"n\":4,\"placement\":1,\"rows\":[2,4,1,3]}\n{\"n\":4,\"placement\":2,\"rows\":[3,1,4,2]}\n"
+        "{\"n\":4,\"index\":1,\"rows\":[2,4,1,3]}\n{\"n\":4,\"index\":2,\"rows\":[3,1,4,2]}\n"
     );
     let count = stdout(&run(&[
         "nqueens", "count", "8", "--fix", "1,1", "--format", "json",
@@ -314,8 +314,18 @@ fn a_time_limit_stops_a_long_count() {
         stdout(&run(&["nqueens", "count", "8", "--time-limit", "1e300"])),
         "92\n"
     );
-    // Counted by joining half boards (sides up to 17).
-    let err = fails(&["nqueens", "count", "17", "--time-limit", "0.3"]);
+    // Counted by the band (sides 12 to 25), and a shard of it.
+    let err = fails(&["nqueens", "count", "19", "--time-limit", "0.3"]);
+    assert!(err.contains("time limit"), "{err}");
+    let err = fails(&[
+        "nqueens",
+        "count",
+        "20",
+        "--shard",
+        "0/2",
+        "--time-limit",
+        "0.3",
+    ]);
     assert!(err.contains("time limit"), "{err}");
     let err = fails(&[
         "nqueens",
@@ -502,4 +512,124 @@ fn best_honours_a_time_limit() {
     assert!(non_attacking(&rows));
     let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * 64 + c]).sum();
     assert_eq!(v["score"].as_u64().unwrap(), score);
+}
+
+/// The records of every shard of `n`'s count in `shards` parts, one JSON line each.
+fn shard_records(n: usize, shards: u64) -> String {
+    (0..shards)
+        .map(|i| {
+            stdout(&run(&[
+                "nqueens",
+                "count",
+                &n.to_string(),
+                "--shard",
+                &format!("{i}/{shards}"),
+                "--format",
+                "json",
+            ]))
+        })
+        .collect()
+}
+
+#[test]
+fn shards_add_up_to_the_count_and_merge_checks_them() {
+    // Inside the band's range (13), below it (9) and a tiny board (4).
+    for (n, shards, expected) in [(13usize, 7u64, 73_712u64), (9, 5, 352), (4, 3, 2)] {
+        let records = shard_records(n, shards);
+        let mut sum = 0u64;
+        for (i, line) in records.lines().enumerate() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["n"], n as u64);
+            assert_eq!(record["shard"], i as u64);
+            assert_eq!(record["shards"], shards);
+            assert!(record["cpu_seconds"].as_f64().is_some_and(|s| s >= 0.0));
+            assert_eq!(record["version"], env!("CARGO_PKG_VERSION"));
+            assert_eq!(record["check"].as_str().map(str::len), Some(16));
+            sum += record["count"].as_u64().unwrap();
+            // The plain shard prints its count alone.
+            let plain = stdout(&run(&[
+                "nqueens",
+                "count",
+                &n.to_string(),
+                "--shard",
+                &format!("{i}/{shards}"),
+            ]));
+            assert_eq!(plain, format!("{}\n", record["count"]));
+        }
+        assert_eq!(sum, expected, "n = {n}");
+        let merged = stdout(&run_with_input(&["nqueens", "merge"], &records));
+        assert_eq!(merged, format!("{expected}\n"));
+        let json = stdout(&run_with_input(
+            &["nqueens", "merge", "--format", "json"],
+            &records,
+        ));
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            (json["count"].as_u64(), json["shards"].as_u64()),
+            (Some(expected), Some(shards))
+        );
+    }
+}
+
+#[test]
+fn merge_names_what_is_wrong_and_writes_no_total() {
+    let records = shard_records(10, 4);
+    let lines: Vec<&str> = records.lines().collect();
+    let rejected = |input: String, says: &str| {
+        let out = run_with_input(&["nqueens", "merge"], &input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty(), "a total was written");
+        assert!(err.contains(says), "expected '{says}' in: {err}");
+    };
+    rejected(lines[..3].join("\n"), "missing 1 of 4 shards: 3");
+    rejected(
+        format!("{records}{}\n", lines[1]),
+        "<stdin>:5: repeated record: shard 1 of 4",
+    );
+    rejected(
+        format!("{records}{}", shard_records(11, 4).lines().next().unwrap()),
+        "<stdin>:5: foreign record: n = 11",
+    );
+    rejected(
+        records.replacen("\"count\":", "\"count\":1", 1),
+        "<stdin>:1: corrupted record",
+    );
+    // Not a record at all: exit 2, located.
+    let out = run_with_input(&["nqueens", "merge"], &format!("{records}{{\"n\":10}}\n"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("<stdin>:5:"), "{err}");
+    // Files by name, and a missing file.
+    let dir = std::env::temp_dir().join(format!("merge-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    std::fs::write(&a, lines[..2].join("\n")).unwrap();
+    std::fs::write(&b, lines[2..].join("\n")).unwrap();
+    let merged = run(&["nqueens", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(stdout(&merged), "724\n");
+    let err = fails(&["nqueens", "merge", dir.join("none.jsonl").to_str().unwrap()]);
+    assert!(err.contains("none.jsonl"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_shards_are_refused_with_the_option_named() {
+    for bad in ["4/4", "0/0", "1", "a/4", "1/1000000001", "-1/4", "1/4/5"] {
+        let err = fails(&["nqueens", "count", "12", &format!("--shard={bad}")]);
+        assert!(err.contains("--shard"), "{bad}: {err}");
+    }
+    let err = fails(&["nqueens", "count", "12", "--shard", "1/4", "--fix", "1,1"]);
+    assert!(err.contains("--fix"), "{err}");
+}
+
+/// OEIS A000170 for n = 18 and 19, counted by the band on every core: minutes, so only on
+/// demand (`cargo test --release --test nqueens -- --ignored`).
+#[test]
+#[ignore]
+fn counts_18_and_19_match_oeis() {
+    for (n, expected) in [(18, "666090624"), (19, "4968057848")] {
+        let out = stdout(&run(&["nqueens", "count", &n.to_string()]));
+        assert_eq!(out.trim(), expected, "n = {n}");
+    }
 }

@@ -162,7 +162,10 @@ fn demo_includes_the_showdown_sample() {
     let out = Command::new(BIN).arg("demo").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("== showdown (seed 002)"), "{text}");
+    assert!(
+        text.contains("== Chess Variants Showdown (SPOJ CHE): "),
+        "{text}"
+    );
 }
 
 // ---- The judge against hand-made answers, one piece and one rule at a time. ----

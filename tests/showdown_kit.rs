@@ -375,7 +375,7 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("01\n3\n{board}{PRICES}\n"),
-            "1:1: expected the number of tests t, 1..15, found '01'",
+            "1:1: expected the number of tests t, 1..15, written without a leading zero, found '01'",
         ),
         (
             format!(" 1\n3\n{board}{PRICES}\n"),
@@ -383,7 +383,7 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1 \n3\n{board}{PRICES}\n"),
-            "1:2: expected the end of the line after 1 fields, found ' '",
+            "1:2: expected the end of the line after the number, found ' '",
         ),
         (
             format!("1\n1\n#\n{PRICES}\n"),
@@ -435,15 +435,15 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n3\n{board}1 2 3 4 5 6 7\n"),
-            "6:14: expected a single space (test 1 of 1), found end of line",
+            "6:14: expected a space and a price 1..1000000 (test 1 of 1), found end of line",
         ),
         (
             format!("1\n3\n{board}{PRICES} 9\n"),
-            "6:16: expected the end of the line after 8 fields (test 1 of 1), found ' '",
+            "6:16: expected the end of the line after 8 numbers (test 1 of 1), found ' '",
         ),
         (
             format!("1\n3\n{board}{PRICES} \n"),
-            "6:16: expected the end of the line after 8 fields (test 1 of 1), found ' '",
+            "6:16: expected the end of the line after 8 numbers (test 1 of 1), found ' '",
         ),
         (
             format!("1\n3\n{board}1 2 3  4 5 6 7 8\n"),
@@ -459,7 +459,7 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n3\n{board}1 2 3 04 5 6 7 8\n"),
-            "6:7: expected a price 1..1000000 (test 1 of 1), found '04'",
+            "6:7: expected a price 1..1000000, written without a leading zero (test 1 of 1), found '04'",
         ),
         (
             format!("1\n3\n{board}1 2 3 4 5 6 7 -8\n"),
@@ -471,15 +471,15 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n3\n{board}{PRICES}\n\n"),
-            "7:1: expected the end of input after 1 tests, found an empty line",
+            "7:1: expected the end of input after 1 test, found an empty line",
         ),
         (
             format!("1\n3\n{board}{PRICES}\n3\n"),
-            "7:1: expected the end of input after 1 tests, found '3'",
+            "7:1: expected the end of input after 1 test, found '3'",
         ),
         (
             format!("1\n3\n{board}{PRICES}\n").replace('\n', "\r\n"),
-            "1:2: expected a line end '\\n' alone, found '\\r'",
+            "1:2: expected the end of the line after the number, found '\\r' (a Windows line end \\r\\n; lines must end with \\n alone)",
         ),
         (
             format!("1\n3\n{board}{PRICES}"),

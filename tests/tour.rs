@@ -545,7 +545,7 @@ fn board_and_json_formats() {
         4 + 2,
         "four knights and the legends"
     );
-    assert!(text.contains("8 · · · · · · · 0"), "{text}");
+    assert!(text.contains("8 · · · · · · · ♛"), "{text}");
     assert!(text.contains("2 · 4 ♝ · · · · 1"), "{text}");
 }
 

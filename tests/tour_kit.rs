@@ -359,11 +359,11 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n{BOARD}\n\n"),
-            "11:1: expected the end of input after 1 scenarios, found an empty line",
+            "11:1: expected the end of input after 1 scenario, found an empty line",
         ),
         (
             format!("1\n{BOARD}\n").replace('\n', "\r\n"),
-            "1:2: expected a line end '\\n' alone, found '\\r'",
+            "1:2: expected the end of the line after the number, found '\\r' (a Windows line end \\r\\n; lines must end with \\n alone)",
         ),
         (
             format!("1\n{}", &BOARD[..BOARD.len() - 1]),
@@ -433,7 +433,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(right.strip_suffix('\n').unwrap(), &["--tolerance", "exact"]),
         (
             1,
-            "wrong answer: <stdin>: line 6: expected '\\n', found end of output\n".to_string()
+            "wrong answer: <stdin>:6:1: expected '\\n', found end of output\n".to_string()
         )
     );
     // A wrong path: a legal path of the same length that is not the first.
@@ -442,8 +442,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&later, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 2: expected 'h8h2e5d4b2', found 'h8h2e5d4c3'\n"
-                .to_string()
+            "wrong answer: <stdin>:2:9: expected 'h8h2e5d4b2', found 'h8h2e5d4c3'\n".to_string()
         )
     );
     // `impossible` missing: an empty answer line, or nothing at all after the heading.
@@ -452,7 +451,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&empty_answer, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 5: expected 'impossible', found ''\n".to_string()
+            "wrong answer: <stdin>:5:1: expected 'impossible', found ''\n".to_string()
         )
     );
     let cut = right.replace("impossible\n\n", "");
@@ -460,8 +459,7 @@ fn checker_forgives_only_the_documented_differences() {
         check(&cut, &[]),
         (
             1,
-            "wrong answer: <stdin>: line 5: expected 'impossible', found end of output\n"
-                .to_string()
+            "wrong answer: <stdin>:5:1: expected 'impossible', found end of output\n".to_string()
         )
     );
     // The empty line between scenarios is required, the heading's spelling too.

@@ -1,4 +1,4 @@
-/* Baseline for `chess-puzzles queens`: a good plain C solution of seed 000 as contest solvers
+/* Baseline for `chess-puzzles queens`: a good plain C solution of 8 Queens (UVa 750) as contest solvers
    write it. The 92 placements are found once by backtracking; each query filters them and
    prints with printf. Used only for side-by-side timing, never built by cargo.
    Build: cc -O2 -o queens_c queens.c ; run: ./queens_c < input */

@@ -1,4 +1,4 @@
-/* Baseline for `chess-puzzles sultan`: a good plain C solution of seed 001 as contest solvers
+/* Baseline for `chess-puzzles sultan`: a good plain C solution of The Sultan's Successors (UVa 167) as contest solvers
    write it. The 92 placements are found once by backtracking; each board is read with scanf
    and scored against all of them. Used only for side-by-side timing, never built by cargo.
    Build: cc -O2 -o sultan_c sultan.c ; run: ./sultan_c < input */

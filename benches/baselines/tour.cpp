@@ -1,4 +1,4 @@
-// A plain C++ solution of the Traveling Queen problem (POJ 2919, seed 003), the baseline the
+// A plain C++ solution of the Traveling Queen problem (POJ 2919), the baseline the
 // README times `chess-puzzles tour` against. It reads the same judge input and writes the same
 // judge output.
 //

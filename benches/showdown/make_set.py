@@ -10,6 +10,13 @@ in 5%..85%, and one of four cost models per test, in turn:
 A king without an empty neighbour gets one neighbour emptied (the statement guarantees one).
 
     python3 benches/showdown/make_set.py --seed 1 --files 8 --out benches/showdown/set
+
+With --dense, the set of the dense boards where the search found the last percent hardest:
+side uniform in 18..25, king density uniform in 60%..85% (about 75% kings once every king
+has an empty neighbour), and every test one cheap piece: one random piece at 1..1000, the
+others uniform in 10^5..10^6.
+
+    python3 benches/showdown/make_set.py --dense --seed 1 --files 2 --out benches/showdown/dense
 """
 import argparse
 import os
@@ -25,6 +32,9 @@ def costs(rng, model):
         return [1 + int(9 * rng.random() ** 3) for _ in range(8)]
     if model == "uniform":
         return [rng.randint(1, 10**6) for _ in range(8)]
+    if model == "dense-cheap":
+        cheap = rng.randrange(8)
+        return [rng.randint(1, 1000) if i == cheap else rng.randint(10**5, 10**6) for i in range(8)]
     cheap = rng.randrange(8)
     return [rng.randint(1, 10) if i == cheap else rng.randint(10**4, 10**6) for i in range(8)]
 
@@ -43,12 +53,17 @@ def board(rng, n, density):
     return ["".join("#" if k else "_" for k in row) for row in kings]
 
 
-def test_file(rng, tests, first_model, side=None):
+def test_file(rng, tests, first_model, side=None, dense=False):
     out = [str(tests)]
     for i in range(tests):
-        n = side or rng.randint(2, 25)
-        density = rng.uniform(0.05, 0.85)
-        model = MODELS[(first_model + i) % 4]
+        if dense:
+            n = side or rng.randint(18, 25)
+            density = rng.uniform(0.60, 0.85)
+            model = "dense-cheap"
+        else:
+            n = side or rng.randint(2, 25)
+            density = rng.uniform(0.05, 0.85)
+            model = MODELS[(first_model + i) % 4]
         out.append(str(n))
         out.extend(board(rng, n, density))
         out.append(" ".join(map(str, costs(rng, model))))
@@ -62,14 +77,16 @@ def main():
     ap.add_argument("--tests", type=int, default=15)
     ap.add_argument("--out", default="benches/showdown/set")
     ap.add_argument("--side", type=int, help="every board of this side (default: random 2..25)")
+    ap.add_argument("--dense", action="store_true",
+                    help="dense boards of side 18..25, one cheap piece (see above); files denseSEED_NN.in")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for f in range(args.files):
-        rng = random.Random(f"showdown-{args.seed}-{f}")
-        prefix = f"side{args.side}_" if args.side else "set"
+        rng = random.Random(f"showdown-{'dense-' if args.dense else ''}{args.seed}-{f}")
+        prefix = f"side{args.side}_" if args.side else "dense" if args.dense else "set"
         path = os.path.join(args.out, f"{prefix}{args.seed}_{f:02}.in")
         with open(path, "w") as fh:
-            fh.write(test_file(rng, args.tests, f % 4, args.side))
+            fh.write(test_file(rng, args.tests, f % 4, args.side, args.dense))
         print(path)
 
 

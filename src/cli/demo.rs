@@ -24,8 +24,12 @@ enum Judging {
 /// One puzzle in the demo.
 struct Entry {
     command: &'static str,
-    seed: &'static str,
+    /// The judge the puzzle is known by, e.g. `UVa 750`.
+    judge: &'static str,
+    /// The puzzle's title, as its statement gives it.
     title: &'static str,
+    /// What it asks, in a few words.
+    summary: &'static str,
     sample: Sample,
     judging: Judging,
     solve: Solve,
@@ -34,8 +38,9 @@ struct Entry {
 const ENTRIES: &[Entry] = &[
     Entry {
         command: "queens",
-        seed: "000",
-        title: "8 Queens Chess Problem: every placement with one queen given",
+        judge: "UVa 750",
+        title: "8 Queens Chess Problem",
+        summary: "every placement with one queen given",
         sample: queens::SAMPLE,
         judging: Judging::Exact,
         solve: |input, out, format| {
@@ -48,16 +53,18 @@ const ENTRIES: &[Entry] = &[
     },
     Entry {
         command: "sultan",
-        seed: "001",
-        title: "The Sultan's Successors: the best 8-queens sum on a weighted board",
+        judge: "UVa 167",
+        title: "The Sultan's Successors",
+        summary: "the best 8-queens sum on a weighted board",
         sample: sultan::SAMPLE,
         judging: Judging::Exact,
         solve: |input, out, format| sultan::run(input, out, format),
     },
     Entry {
         command: "showdown",
-        seed: "002",
-        title: "Chess Variants Showdown: the cheapest pieces that check every king",
+        judge: "SPOJ CHE",
+        title: "Chess Variants Showdown",
+        summary: "the cheapest pieces that check every king",
         sample: showdown::SAMPLE,
         judging: Judging::Scored(|input, output| {
             let report = showdown::judge::check(input, output, |_, _| {}).ok()?;
@@ -74,8 +81,9 @@ const ENTRIES: &[Entry] = &[
     },
     Entry {
         command: "tour",
-        seed: "003",
-        title: "Traveling Queen: the shortest queen tour past every knight to the bishop",
+        judge: "POJ 2919",
+        title: "Traveling Queen",
+        summary: "the shortest queen tour past every knight to the bishop",
         sample: tour::SAMPLE,
         judging: Judging::Exact,
         solve: |input, out, format| tour::run(input, out, tour::Options { format }),
@@ -126,10 +134,10 @@ pub fn run(out: &mut Output) -> Result<Verdict, Failure> {
             }
         };
         text.push_str(&format!(
-            "\n== {} (seed {}): {} ==\n\n`chess-puzzles {}` on the sample input:\n{}\nanswer ({verdict}):\n{}\nas boards (--format board):\n{}",
-            entry.command,
-            entry.seed,
+            "\n== {} ({}): {} ==\n\n`chess-puzzles {}` on the statement's sample input:\n{}\nanswer ({verdict}):\n{}\nas boards (--format board):\n{}",
             entry.title,
+            entry.judge,
+            entry.summary,
             entry.command,
             indent(entry.sample.input),
             indent(&judge),

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, StdoutLock, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, StdoutLock, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -115,16 +115,27 @@ impl Write for Output {
     }
 }
 
-/// Standard input that flushes the answers written so far before it waits for more input, so
-/// that every answer appears as soon as it is known.
-struct FlushingStdin {
+/// An input that may make us wait (standard input, a FIFO, a terminal): the answers written
+/// so far are flushed before every read, so that each appears as soon as it is known.
+struct Flushing<R> {
+    inner: R,
     out: Output,
 }
 
-impl Read for FlushingStdin {
+impl<R: Read> Read for Flushing<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.out.flush()?;
+        // Ctrl-C while we wait ends the program at once: everything written is out.
         let _waiting = super::interrupt::WaitingForInput::start();
+        self.inner.read(buf)
+    }
+}
+
+/// Standard input, read without holding its lock between reads.
+struct Stdin;
+
+impl Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         io::stdin().lock().read(buf)
     }
 }
@@ -141,9 +152,17 @@ impl Input {
             Some(p) if p.as_os_str() != "-" => {
                 let name = p.display().to_string();
                 match File::open(p) {
-                    Ok(file) => Ok(Input {
+                    // A regular file never makes us wait; anything else (a FIFO, a device) may.
+                    Ok(file) if file.metadata().is_ok_and(|m| m.is_file()) => Ok(Input {
                         name,
                         reader: Box::new(file),
+                    }),
+                    Ok(file) => Ok(Input {
+                        name,
+                        reader: Box::new(Flushing {
+                            inner: file,
+                            out: out.clone(),
+                        }),
                     }),
                     Err(e) => Err(Failure::Input {
                         name,
@@ -151,10 +170,23 @@ impl Input {
                     }),
                 }
             }
-            _ => Ok(Input {
-                name: "<stdin>".to_string(),
-                reader: Box::new(FlushingStdin { out: out.clone() }),
-            }),
+            _ => {
+                if io::stdin().is_terminal() {
+                    // Someone typing, or someone who forgot the file name: say what we wait for.
+                    let _ = writeln!(
+                        io::stderr(),
+                        "waiting for the input on standard input (a terminal): type it, then \
+                         press Ctrl-D on an empty line to end it; or give a file name (see --help)"
+                    );
+                }
+                Ok(Input {
+                    name: "<stdin>".to_string(),
+                    reader: Box::new(Flushing {
+                        inner: Stdin,
+                        out: out.clone(),
+                    }),
+                })
+            }
         }
     }
 }

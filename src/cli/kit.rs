@@ -3,7 +3,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use chess_puzzles::error::InputError;
+use chess_puzzles::error::{InputError, plural};
 use chess_puzzles::judge::CheckError;
 use chess_puzzles::judge::compare::{Accepted, Difference, Tolerance};
 
@@ -43,8 +43,7 @@ pub fn validate(
     let input = Input::open(args.input.as_ref(), out)?;
     match validator(input.reader) {
         Ok(count) => {
-            let plural = if count == 1 { "" } else { "s" };
-            say(out, &format!("valid: {count} {noun}{plural}"))?;
+            say(out, &format!("valid: {}", plural(count, noun)))?;
             Ok(Verdict::Done)
         }
         Err(InputError::Parse(e)) => {
@@ -79,12 +78,14 @@ pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<
     let output = Input::open(Some(&args.output), out)?;
     match checker(input.reader, output.reader, args.tolerance) {
         Ok(Ok(accepted)) => {
-            let plural = if accepted.lines == 1 { "" } else { "s" };
-            say(out, &format!("accepted: {} line{plural}", accepted.lines))?;
+            say(
+                out,
+                &format!("accepted: {}", plural(accepted.lines, "line")),
+            )?;
             Ok(Verdict::Done)
         }
         Ok(Err(difference)) => {
-            say(out, &format!("wrong answer: {}: {difference}", output.name))?;
+            say(out, &format!("wrong answer: {}:{difference}", output.name))?;
             Ok(Verdict::Rejected)
         }
         Err(CheckError::Input(error)) => Err(Failure::Input {

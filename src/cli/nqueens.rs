@@ -1,6 +1,7 @@
 //! `chess-puzzles nqueens list|count|best`.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -8,6 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use chess_puzzles::nqueens::shard::{self, Spec};
 use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
 
 use super::SolveArgs;
@@ -27,11 +29,24 @@ pub struct Args {
 enum Command {
     /// Every placement containing the given queens, one per line, in lexicographic order: the
     /// row (1-based) of the queen of each column, left to right.
+    #[command(after_help = super::help::NQUEENS_LIST)]
     List(ListArgs),
     /// The number of placements containing the given queens.
     ///
+    /// With --shard I/K, only part I of K of an empty board's count: the K parts are
+    /// disjoint and add up to the whole count, so they can run as separate processes or
+    /// cluster jobs; `--format json` writes a record for `nqueens merge`.
+    ///
     /// Exit code 2 with a message, and no count, when --time-limit runs out.
+    #[command(after_help = super::help::NQUEENS_COUNT)]
     Count(CountArgs),
+    /// Adds up the shard records of `nqueens count N --shard I/K --format json`, after
+    /// checking that exactly the K shards of one count are there, once each, intact.
+    ///
+    /// Exit code 1, and no total, when a record is missing, repeated, foreign or corrupted
+    /// (each is named on standard error); 2 when an input cannot be read or a line is not a
+    /// record.
+    Merge(MergeArgs),
     /// The largest sum of weights under n non-attacking queens, for each board of the input:
     /// k, then per board its side n (1..64) and n rows of n weights (0..4294967295). A board
     /// of side 2 or 3 has no placement: it is answered `impossible` (a null score in JSON).
@@ -40,6 +55,7 @@ enum Command {
     /// is pressed, the board being solved gets the best placement found so far and the later
     /// ones their first placement, at once (valid placements, `"proven": false` in JSON);
     /// then exit code 124 (time limit) or 130 (Ctrl-C).
+    #[command(after_help = super::help::NQUEENS_BEST)]
     Best(BestArgs),
 }
 
@@ -79,7 +95,8 @@ struct ListArgs {
     /// Stop after this many seconds (exit code 124, the placements found so far written).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
-    /// How to write the placements.
+    /// How to write the placements (`judge`: plain text, one placement per line; there is no
+    /// judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -94,7 +111,20 @@ struct CountArgs {
     /// Give up after this many seconds (exit code 2, no count).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
-    /// How to write the count.
+    /// Count only shard I of K (0 <= I < K <= 1000000000) of an empty board.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<Spec>,
+    /// How to write the count (`judge`: the plain number, there is no judge for nqueens; with
+    /// --shard, json writes the record for `nqueens merge`).
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// Files of shard records, one JSON object per line (standard input when none or `-`).
+    inputs: Vec<PathBuf>,
+    /// How to write the total (`judge`: the plain number; there is no judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
@@ -103,6 +133,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     match args.command {
         Command::List(args) => list(args, out),
         Command::Count(args) => count(args, out),
+        Command::Merge(args) => merge(args, out),
         Command::Best(args) => best(args, out),
     }
 }
@@ -166,9 +197,8 @@ fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
         format: args.format,
         limit: args.limit,
     };
-    let listed =
-        nqueens::list_within(&problem, out, &options, &control).map_err(Failure::Output)?;
-    if !listed.complete {
+    let listed = nqueens::list_until(&problem, out, &options, &control).map_err(Failure::Output)?;
+    if listed.stopped {
         out.flush().map_err(Failure::Output)?;
         eprintln!(
             "time limit reached after {:.1} s: {} placement{} written, the listing is incomplete",
@@ -183,6 +213,12 @@ fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
 
 fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
+    if args.shard.is_some() && !problem.given().is_empty() {
+        return Err(Failure::Usage(
+            "--shard splits the count of an empty board; it cannot be combined with --fix"
+                .to_string(),
+        ));
+    }
     let started = Instant::now();
     let control = control(args.time_limit, started)?;
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -192,23 +228,113 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let pool = pool
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start the counting threads: {e}")))?;
+    let cpu_before = cpu_seconds();
     let result = with_progress(&control, || {
-        pool.install(|| nqueens::count(&problem, &control))
+        pool.install(|| match args.shard {
+            Some(spec) => shard::count(problem.n(), spec, &control),
+            None => nqueens::count(&problem, &control),
+        })
     });
-    match result {
-        Some(count) => {
-            nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?;
-            Ok(Verdict::Done)
-        }
-        None => {
-            let (done, total) = control.progress();
-            Err(Failure::Usage(format!(
-                "time limit reached after {:.1} s with {done} of {total} parts of the search \
-                 counted; no count written",
-                started.elapsed().as_secs_f64()
-            )))
+    let Some(count) = result else {
+        let (done, total) = control.progress();
+        let share = if total == 0 {
+            0.0
+        } else {
+            100.0 * done as f64 / total as f64
+        };
+        return Err(Failure::Usage(format!(
+            "time limit reached after {:.1} s with {share:.0}% of the count done; no count \
+             written",
+            started.elapsed().as_secs_f64()
+        )));
+    };
+    match args.shard {
+        None => nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?,
+        Some(spec) => {
+            let record = shard::Record::new(problem.n(), spec, count, cpu_seconds() - cpu_before);
+            match args.format {
+                OutputFormat::Judge => writeln!(out, "{count}"),
+                OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
+                OutputFormat::Board => writeln!(
+                    out,
+                    "{n}x{n} board, shard {} of {}: {count} placement{}",
+                    spec.index(),
+                    spec.shards(),
+                    if count == 1 { "" } else { "s" },
+                    n = problem.n()
+                ),
+            }
+            .map_err(Failure::Output)?;
         }
     }
+    Ok(Verdict::Done)
+}
+
+fn merge(args: MergeArgs, out: &mut Output) -> Result<Verdict, Failure> {
+    let paths: Vec<Option<&PathBuf>> = if args.inputs.is_empty() {
+        vec![None]
+    } else {
+        args.inputs.iter().map(Some).collect()
+    };
+    let inputs = paths
+        .into_iter()
+        .map(|p| Input::open(p, out).map(|i| (i.name, i.reader)))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let merged = shard::merge(inputs).map_err(|e| Failure::Usage(e.to_string()))?;
+    let merged = match merged {
+        Ok(merged) => merged,
+        Err(problems) => {
+            let mut err = io::stderr().lock();
+            for p in &problems {
+                let _ = writeln!(err, "rejected: {p}");
+            }
+            let _ = writeln!(err, "rejected: no total written");
+            return Ok(Verdict::Rejected);
+        }
+    };
+    let count = merged.count;
+    match args.format {
+        OutputFormat::Judge => writeln!(out, "{count}"),
+        OutputFormat::Json => {
+            let line = serde_json::json!({
+                "n": merged.n,
+                "given": [],
+                "count": count,
+                "shards": merged.shards,
+                "cpu_seconds": merged.cpu_seconds,
+            });
+            writeln!(out, "{line}")
+        }
+        OutputFormat::Board => writeln!(
+            out,
+            "{n}x{n} board, no queen given: {count} placement{} ({} shards merged, {:.1} s of CPU)",
+            if count == 1 { "" } else { "s" },
+            merged.shards,
+            merged.cpu_seconds,
+            n = merged.n
+        ),
+    }
+    .map_err(Failure::Output)?;
+    Ok(Verdict::Done)
+}
+
+/// The CPU time of this process so far (user and system), in seconds; the wall time since
+/// start where the system cannot tell.
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes a `rusage` into the pointer it is given, which points to
+        // one (zeroed) on our stack.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0 {
+            // SAFETY: getrusage succeeded, so it filled the whole struct.
+            let usage = unsafe { usage.assume_init() };
+            let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
 /// Runs `work`; if it lasts over a second and standard error is a terminal, shows a progress
@@ -225,7 +351,7 @@ fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
             }
             let bar = ProgressBar::new(control.progress().1);
             if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} parts, about {eta} left",
+                "{elapsed_precise} [{wide_bar}] {percent}%, about {eta} left",
             ) {
                 bar.set_style(style);
             }

@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+use chess_puzzles::output::OutputFormat;
 use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
 
@@ -17,7 +18,8 @@ pub struct Args {
     action: Option<Action>,
     #[command(flatten)]
     solve: SolveArgs,
-    /// Write the UVa 750 judge's layout: one empty line after the two heading lines.
+    /// Write the UVa 750 judge's layout: one empty line after the two heading lines (only with
+    /// `--format judge`).
     #[arg(long)]
     uva: bool,
 }
@@ -44,7 +46,7 @@ struct GenArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// How many test cases (ignored by the kinds `all` and `large`).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     cases: u64,
     /// The family of input.
     #[arg(long, value_enum, default_value_t)]
@@ -75,6 +77,12 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
             }),
         ),
         None => {
+            if args.uva && args.solve.format != OutputFormat::Judge {
+                return Err(Failure::Usage(format!(
+                    "--uva changes the judge's layout only; it cannot be used with --format {}",
+                    args.solve.format
+                )));
+            }
             let input = Input::open(args.solve.input.as_ref(), out)?;
             let options = Options {
                 format: args.solve.format,

@@ -26,10 +26,9 @@ pub struct Args {
     solve: SolveArgs,
     /// Seconds for the whole input, counted once it has been read, shared out among its tests;
     /// it bounds the whole run, whatever the other options (0: the quickest answers; inf: no
-    /// limit, stop with Ctrl-C).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
-          default_value_t = TimeLimit::new(showdown::DEFAULT_TIME_LIMIT))]
-    time_limit: TimeLimit,
+    /// limit, stop with Ctrl-C) [default: 8.5; with --prove, 60 per test].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// Seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -49,6 +48,8 @@ pub struct Args {
     /// the baseline the optimiser is measured against.
     #[arg(long)]
     greedy: bool,
+    #[command(flatten)]
+    prove: super::prove::ProveArgs,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -72,17 +73,17 @@ struct GenArgs {
     /// The seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// How many tests (ignored by the kind `largest`; the statement allows at most 15, more
+    /// How many test cases (ignored by the kind `largest`; the statement allows at most 15, more
     /// test solvers beyond it and fail `validate`).
-    #[arg(long, default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
-    tests: u64,
-    /// Board sides: a side N or a range A-B of sides 2..256 (the program's limit; the
+    #[arg(long, value_name = "N", alias = "tests", default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    cases: u64,
+    /// Board sides: a side N or a range A-B of sides 2..256, A <= B (the program's limit; the
     /// statement's is 2..25: larger boards test solvers beyond it and fail `validate`).
     /// Ignored by the kinds `largest`, `smallest` and `expensive-small`.
     #[arg(long, value_name = "N|A-B", default_value_t = Sizes::default())]
     size: Sizes,
-    /// The chance that a square holds a king: a density D or a range A-B within 0-1, drawn
-    /// per board. Ignored by the kinds `dense` and `sparse`.
+    /// The chance that a square holds a king: a density D or a range A-B within 0-1, A <= B,
+    /// drawn per board. Ignored by the kinds `dense` and `sparse`.
     #[arg(long, value_name = "D|A-B", default_value_t = Densities::default())]
     density: Densities,
     /// How the eight prices are drawn (ignored by `one-cheap` and `expensive-small`).
@@ -99,7 +100,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         Some(Command::Gen(g)) => {
             let options = GenOptions {
                 seed: g.seed,
-                tests: g.tests,
+                tests: g.cases,
                 sizes: g.size,
                 densities: g.density,
                 costs: g.costs,
@@ -128,15 +129,22 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
                 .to_string(),
         ));
     }
+    let time_limit = args
+        .time_limit
+        .unwrap_or(TimeLimit::new(showdown::DEFAULT_TIME_LIMIT));
     let options = Options {
         format: args.solve.format,
         explain: args.explain,
-        time_limit: args.time_limit.duration(),
+        time_limit: time_limit.duration(),
         seed: args.seed,
         steps: args.steps,
         greedy: args.greedy,
         stop: Some(interrupt::install()),
     };
+    if args.prove.prove {
+        let given = args.time_limit.is_some();
+        return super::prove::run(&args.prove, options, given, args.solve.input.as_ref(), out);
+    }
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let watch = showdown::Progress::default();
     let result = progress::with_bar(
@@ -159,7 +167,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         eprintln!(
             "note: the time limit ({} s) ran out before --steps {steps} were made: the answers \
              depend on this machine's speed (raise --time-limit)",
-            args.time_limit
+            time_limit
         );
     }
     Ok(Verdict::Done)

@@ -34,16 +34,16 @@ struct GenArgs {
     /// The seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// How many scenarios (ignored by the kind `large`).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
-    scenarios: u64,
-    /// Knights per scenario: a number K or a range A-B, within 0-24 (the statement's limits are
-    /// 2-14; more or fewer test solvers beyond it and fail `validate`). Ignored by the kinds
-    /// `most`, `fewest` and `large`; `start-alone` takes at most 7.
-    #[arg(long, default_value_t = Knights::default())]
+    /// How many test cases, here scenarios (ignored by the kind `large`).
+    #[arg(long, value_name = "N", alias = "scenarios", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    cases: u64,
+    /// Knights per scenario: a number K or a range A-B within 0-24, A <= B (the statement's
+    /// limits are 2-14; more or fewer test solvers beyond it and fail `validate`). Ignored by
+    /// the kinds `most`, `fewest` and `large`; `start-alone` takes at most 7.
+    #[arg(long, value_name = "K|A-B", default_value_t = Knights::default())]
     knights: Knights,
     /// The chance, 0 to 1, that a square no other piece takes holds a pawn (ignored by `crowded`).
-    #[arg(long, default_value_t = 0.1, value_parser = density)]
+    #[arg(long, value_name = "D", default_value_t = 0.1, value_parser = density)]
     pawns: f64,
     /// The family of input.
     #[arg(long, value_enum, default_value_t)]
@@ -62,7 +62,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         Some(Action::Gen(g)) => {
             let options = GenOptions {
                 seed: g.seed,
-                scenarios: g.scenarios,
+                scenarios: g.cases,
                 knights: g.knights,
                 pawns: g.pawns,
                 kind: g.kind,

@@ -103,6 +103,47 @@ impl fmt::Display for Diagram {
     }
 }
 
+/// A weighted board with a placement of queens: every square shows its weight, and the
+/// squares of the queens (`rows[c]` is the 0-based row of the queen of column `c`) show it in
+/// brackets, `[34]`, so that they stand out among the numbers. Returns the diagram and the
+/// queens' weights, column by column, for the sum to be spelled out.
+///
+/// ```
+/// use chess_puzzles::core::diagram::weighted_placement;
+///
+/// let (d, terms) = weighted_placement(2, |r, c| (r * 2 + c) as u64, &[1, 0]);
+/// assert_eq!(terms, [2, 1]);
+/// assert_eq!(d.to_string(), "    1   2\n1   0 [1]\n2 [2]   3\n");
+/// ```
+pub fn weighted_placement(
+    n: usize,
+    weight: impl Fn(usize, usize) -> u64,
+    rows: &[u8],
+) -> (Diagram, Vec<u64>) {
+    let mut d = Diagram::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            d.set(Square::new(r as u8, c as u8), weight(r, c).to_string());
+        }
+    }
+    let mut terms = Vec::with_capacity(rows.len());
+    for (c, &r) in rows.iter().enumerate().take(n) {
+        let w = weight(usize::from(r), c);
+        terms.push(w);
+        d.set(Square::new(r, c as u8), format!("[{w}]"));
+    }
+    (d, terms)
+}
+
+/// `260 = 1 + 34 + 59 + ...`: a sum and its terms.
+pub fn sum_spelled_out(total: u64, terms: &[u64]) -> String {
+    let terms: Vec<String> = terms.iter().map(u64::to_string).collect();
+    format!("{total} = {}", terms.join(" + "))
+}
+
+/// The legend under a [`weighted_placement`].
+pub const WEIGHTED_LEGEND: &str = "[w]: a queen on a square of weight w";
+
 /// Sets texts (each several lines, such as rendered diagrams) side by side, `gap` spaces apart,
 /// each padded to its widest line.
 pub fn side_by_side(blocks: &[String], gap: usize) -> String {

@@ -75,7 +75,7 @@ pub const PHOENIX_MOVES: [Offset; 8] = [
     (2, 2),
 ];
 
-/// The eight pieces of seed 002, in the statement's order.
+/// The eight pieces of Chess Variants Showdown (SPOJ CHE), in the statement's order.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, PartialOrd, Ord)]
 pub enum PieceKind {
     /// Chess bishop: slides diagonally.

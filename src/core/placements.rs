@@ -9,7 +9,7 @@
 //! use chess_puzzles::core::Square;
 //!
 //! assert_eq!(placements::all(8).len(), 92);
-//! // The placements of seed 000's sample: a queen on row 1, column 1.
+//! // The placements of the sample of 8 Queens (UVa 750): a queen on row 1, column 1.
 //! let given = Constraints::new(8, &[Square::new(0, 0)]).unwrap();
 //! let mut first = Vec::new();
 //! given.for_each(|rows| { first = rows.to_vec(); std::ops::ControlFlow::Break(()) });

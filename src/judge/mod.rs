@@ -11,8 +11,8 @@ use std::io::{self, Read};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::error::{InputError, RunError};
-use compare::{Accepted, Difference, Tolerance};
+use crate::error::InputError;
+use compare::{Accepted, Answers, Difference, Tolerance};
 
 /// The generators' random numbers: ChaCha8 seeded from a 64-bit seed, the same on every machine
 /// and every release of the crate.
@@ -35,19 +35,13 @@ pub enum CheckError {
     Output(io::Error),
 }
 
-/// Judges `output` against the answer that `solve` writes for the test input: the common
-/// `check` of the exact puzzles.
-pub fn check_exact(
-    solve: impl FnOnce(&mut Vec<u8>) -> Result<(), RunError>,
+/// Judges `output` against the right answers that `answers` gives case by case (see
+/// [`compare`] for what each [`Tolerance`] forgives): the common `check` of the exact puzzles.
+/// Memory stays bounded whatever the sizes of the input and the output.
+pub fn check(
+    answers: impl Answers,
     output: impl Read,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    let mut expected = Vec::new();
-    match solve(&mut expected) {
-        Ok(()) => {}
-        Err(RunError::Input(e)) => return Err(CheckError::Input(e)),
-        // Writing to memory does not fail; treat it as unreadable output all the same.
-        Err(RunError::Output(e)) => return Err(CheckError::Output(e)),
-    }
-    compare::compare(&expected, output, tolerance).map_err(CheckError::Output)
+    compare::compare_answers(answers, output, tolerance)
 }

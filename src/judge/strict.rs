@@ -19,10 +19,15 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token, plural};
 
-/// The longest line accepted, in bytes.
+/// The longest line accepted, in bytes. Only its first `MAX_LINE` bytes are kept: the layout
+/// of what they hold is checked first, so a line too long is reported at its first wrong
+/// byte when it has one there (no statement's line comes near this length).
 pub const MAX_LINE: usize = 1 << 20;
+
+/// The UTF-8 byte-order mark, which some editors write at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// How the fields of a line are separated.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -34,13 +39,44 @@ pub enum Spacing {
     Aligned,
 }
 
+/// One number field of a line: what it is called in errors and its range.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Field<'a> {
+    /// What the field holds, e.g. `a row 1..8`.
+    pub what: &'a str,
+    /// The smallest value allowed.
+    pub lo: u64,
+    /// The largest value allowed.
+    pub hi: u64,
+}
+
 /// One line, without its `\n`.
 #[derive(Clone, Debug)]
 pub struct Line<'a> {
     /// The line number, from 1.
     pub number: u64,
-    /// The bytes of the line.
+    /// The bytes of the line (at most [`MAX_LINE`] of them).
     pub text: &'a [u8],
+}
+
+/// What is shown for the byte at `text[i..]` in an error: the whole character, quoted, and for
+/// a `\r` before the line end a word on where it comes from.
+fn describe_char(text: &[u8], i: usize) -> String {
+    let Some(&byte) = text.get(i) else {
+        return "end of line".to_string();
+    };
+    if byte == b'\r' {
+        return if i + 1 == text.len() {
+            "'\\r' (a Windows line end \\r\\n; lines must end with \\n alone)".to_string()
+        } else {
+            "'\\r'".to_string()
+        };
+    }
+    let end = (i + 4).min(text.len());
+    match String::from_utf8_lossy(&text[i..end]).chars().next() {
+        Some(c) if c != char::REPLACEMENT_CHARACTER => describe_token(c.to_string().as_bytes()),
+        _ => describe_token(&[byte]),
+    }
 }
 
 impl Line<'_> {
@@ -52,15 +88,16 @@ impl Line<'_> {
         }
     }
 
-    /// The error for byte `i`: `expected`, found the rest of its field (or the line end).
+    /// The error for byte `i`: `expected`, found the rest of its field (up to the next space),
+    /// or the line end.
     pub fn error_at(&self, i: usize, kind: ParseErrorKind, expected: &str) -> ParseError {
         let found = match self.text.get(i) {
             None => "end of line".to_string(),
-            Some(b' ') => "' '".to_string(),
+            Some(b' ' | b'\t' | b'\r') => describe_char(self.text, i),
             Some(_) => {
                 let end = self.text[i..]
                     .iter()
-                    .position(|&b| b == b' ')
+                    .position(|&b| b.is_ascii_whitespace())
                     .map_or(self.text.len(), |n| i + n);
                 describe_token(&self.text[i..end])
             }
@@ -68,45 +105,134 @@ impl Line<'_> {
         ParseError::new(self.position(i), kind, expected, found)
     }
 
-    /// Splits the line into exactly `count` fields separated as `spacing` says; returns each
-    /// field's start and bytes. `what` names a field in errors.
-    pub fn fields(
-        &self,
-        count: usize,
-        what: &str,
-        spacing: Spacing,
-    ) -> Result<Vec<(usize, &[u8])>, ParseError> {
+    /// What was expected at byte `i`, which follows a number: `separator`, or, when the byte
+    /// is glued to the number's digits, a digit too.
+    fn after_digits(&self, i: usize, separator: &str) -> String {
+        match self.text.get(i) {
+            Some(b) if !b.is_ascii_whitespace() && i > 0 && self.text[i - 1].is_ascii_digit() => {
+                format!("a digit or {separator}")
+            }
+            _ => separator.to_string(),
+        }
+    }
+
+    /// The error for the single character at byte `i`, which is not what `expected` says.
+    fn wrong_char(&self, i: usize, kind: ParseErrorKind, expected: &str) -> ParseError {
+        ParseError::new(
+            self.position(i),
+            kind,
+            expected,
+            describe_char(self.text, i),
+        )
+    }
+
+    /// Reads the number fields `fields`, separated as `spacing` says, and nothing else. Each
+    /// field is checked as soon as it is read, so the first wrong byte is the one reported: a
+    /// number out of its range at its first digit, a wrong separator (a tab, a second space) at
+    /// its own column, something after the last field where it starts. Numbers are plain:
+    /// digits only, no sign, no leading zero.
+    ///
+    /// ```
+    /// use chess_puzzles::judge::strict::{Field, Lines, Spacing};
+    ///
+    /// let fields = [Field { what: "a row 1..8", lo: 1, hi: 8 }, Field { what: "a column 1..8", lo: 1, hi: 8 }];
+    /// let mut lines = Lines::new("1\t1\n11 1\n".as_bytes());
+    /// let err = lines.expect("a square").unwrap().fields(&fields, Spacing::Single).unwrap_err();
+    /// assert_eq!(err.to_string(), "1:2: expected a single space, found '\\t'");
+    /// let err = lines.expect("a square").unwrap().fields(&fields, Spacing::Single).unwrap_err();
+    /// assert_eq!(err.to_string(), "2:1: expected a row 1..8, found '11'");
+    /// ```
+    pub fn fields(&self, fields: &[Field<'_>], spacing: Spacing) -> Result<Vec<u64>, ParseError> {
         let text = self.text;
-        let mut fields = Vec::with_capacity(count.min(64));
+        let mut values = Vec::with_capacity(fields.len().min(64));
         let mut i = 0;
-        for k in 0..count {
-            let gap_start = i;
-            while spacing == Spacing::Aligned && i < text.len() && text[i] == b' ' {
-                i += 1;
-            }
-            if k > 0 && spacing == Spacing::Single {
-                if text.get(i) != Some(&b' ') {
-                    return Err(self.error_at(i, ParseErrorKind::BadLength, "a single space"));
+        for (k, field) in fields.iter().enumerate() {
+            match spacing {
+                Spacing::Single if k > 0 => {
+                    if i == text.len() {
+                        let expected = format!("a space and {}", field.what);
+                        return Err(self.wrong_char(i, ParseErrorKind::BadLength, &expected));
+                    }
+                    if text[i] != b' ' {
+                        let expected = self.after_digits(i, "a single space");
+                        return Err(self.wrong_char(i, ParseErrorKind::BadLength, &expected));
+                    }
+                    i += 1;
                 }
-                i += 1;
-            }
-            if k > 0 && spacing == Spacing::Aligned && i == gap_start {
-                return Err(self.error_at(i, ParseErrorKind::BadLength, "a space"));
+                Spacing::Single => {}
+                Spacing::Aligned => {
+                    let gap_start = i;
+                    while text.get(i) == Some(&b' ') {
+                        i += 1;
+                    }
+                    if k > 0 && i == gap_start {
+                        let expected = self.after_digits(i, "a space");
+                        return Err(self.wrong_char(i, ParseErrorKind::BadLength, &expected));
+                    }
+                }
             }
             let start = i;
-            while i < text.len() && text[i] != b' ' {
+            while text.get(i).is_some_and(u8::is_ascii_digit) {
                 i += 1;
             }
-            if start == i {
-                return Err(self.error_at(start, ParseErrorKind::BadLength, what));
+            let digits = &text[start..i];
+            if digits.is_empty() {
+                let kind = if text.get(start).is_none_or(u8::is_ascii_whitespace) {
+                    ParseErrorKind::BadLength
+                } else {
+                    ParseErrorKind::NotANumber
+                };
+                return Err(self.error_at(start, kind, field.what));
             }
-            fields.push((start, &text[start..i]));
+            let found = || describe_token(digits);
+            if digits.len() > 1 && digits[0] == b'0' {
+                return Err(ParseError::new(
+                    self.position(start),
+                    ParseErrorKind::NotANumber,
+                    format!("{}, written without a leading zero", field.what),
+                    found(),
+                ));
+            }
+            match crate::input::parse_digits(digits) {
+                Some(v) if (field.lo..=field.hi).contains(&v) => values.push(v),
+                _ => {
+                    return Err(ParseError::new(
+                        self.position(start),
+                        ParseErrorKind::OutOfRange,
+                        field.what,
+                        found(),
+                    ));
+                }
+            }
         }
         if i < text.len() {
-            let expected = format!("the end of the line after {count} fields");
-            return Err(self.error_at(i, ParseErrorKind::TrailingInput, &expected));
+            let expected = match fields.len() {
+                1 => "the end of the line after the number".to_string(),
+                n => format!("the end of the line after {n} numbers"),
+            };
+            let kind = if text[i] == b' ' {
+                ParseErrorKind::TrailingInput
+            } else {
+                ParseErrorKind::BadCharacter
+            };
+            let expected = self.after_digits(i, &expected);
+            return Err(self.wrong_char(i, kind, &expected));
         }
-        Ok(fields)
+        Ok(values)
+    }
+
+    /// Reads exactly `count` numbers in `lo..=hi`, each called `what` in errors: [`Line::fields`]
+    /// with `count` equal fields.
+    pub fn numbers(
+        &self,
+        count: usize,
+        lo: u64,
+        hi: u64,
+        what: &str,
+        spacing: Spacing,
+    ) -> Result<Vec<u64>, ParseError> {
+        let field = Field { what, lo, hi };
+        self.fields(&vec![field; count], spacing)
     }
 
     /// Reads a line of exactly `count` one-byte cells, each one of `allowed`, with nothing
@@ -126,37 +252,30 @@ impl Line<'_> {
         for (i, &byte) in text.iter().take(count).enumerate() {
             if !allowed.contains(&byte) {
                 let shown: Vec<String> = allowed.iter().map(|&b| describe_token(&[b])).collect();
-                // Show the whole character when it is not ASCII.
-                let end = (i + 4).min(text.len());
-                let found = String::from_utf8_lossy(&text[i..end])
-                    .chars()
-                    .next()
-                    .map_or_else(
-                        || describe_token(&[byte]),
-                        |c| describe_token(c.to_string().as_bytes()),
-                    );
-                return Err(ParseError::new(
-                    self.position(i),
+                return Err(self.wrong_char(
+                    i,
                     ParseErrorKind::BadCharacter,
-                    format!("one of {}", shown.join(" ")),
-                    found,
+                    &format!("one of {}", shown.join(" ")),
                 ));
             }
         }
         if text.len() < count {
+            let n = text.len();
             return Err(ParseError::new(
-                self.position(text.len()),
+                self.position(n),
                 ParseErrorKind::BadLength,
                 what,
-                format!("end of line after {} characters", text.len()),
+                format!("end of line after {}", plural(n as u64, "character")),
             ));
         }
         if text.len() > count {
-            return Err(ParseError::new(
-                self.position(count),
+            return Err(self.wrong_char(
+                count,
                 ParseErrorKind::TrailingInput,
-                format!("the end of the line after {count} characters"),
-                describe_token(&text[count..]),
+                &format!(
+                    "the end of the line after {}",
+                    plural(count as u64, "character")
+                ),
             ));
         }
         Ok(text)
@@ -167,44 +286,42 @@ impl Line<'_> {
         if self.text.is_empty() {
             return Ok(());
         }
+        let found = if self.text == b"\r" {
+            describe_char(self.text, 0)
+        } else {
+            describe_token(self.text)
+        };
         Err(ParseError::new(
             self.position(0),
             ParseErrorKind::BadLength,
             what,
-            describe_token(self.text),
+            found,
         ))
-    }
-
-    /// Reads exactly `count` numbers in `lo..=hi`, written plainly (digits, no leading zeros).
-    pub fn numbers(
-        &self,
-        count: usize,
-        lo: u64,
-        hi: u64,
-        what: &str,
-        spacing: Spacing,
-    ) -> Result<Vec<u64>, ParseError> {
-        self.fields(count, what, spacing)?
-            .into_iter()
-            .map(|(start, field)| {
-                let plain =
-                    field.iter().all(u8::is_ascii_digit) && (field.len() == 1 || field[0] != b'0');
-                let value = plain.then(|| crate::input::parse_digits(field)).flatten();
-                match value {
-                    Some(v) if (lo..=hi).contains(&v) => Ok(v),
-                    Some(_) => Err(self.error_at(start, ParseErrorKind::OutOfRange, what)),
-                    None => Err(self.error_at(start, ParseErrorKind::NotANumber, what)),
-                }
-            })
-            .collect()
     }
 }
 
+/// How the last line read ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Ending {
+    /// With `\n`, as every line must.
+    Newline,
+    /// At the end of input, without `\n`; the line's length.
+    Missing(usize),
+    /// It went on past [`MAX_LINE`] bytes (the rest is skipped at the next read).
+    TooLong,
+}
+
 /// A strict, streaming line reader. See the [module docs](self).
+///
+/// A line that does not end properly (no `\n` before the end of input, or longer than
+/// [`MAX_LINE`]) is still handed out, so that the layout of what it holds is checked first;
+/// the problem with its end is reported by the next read ([`Lines::expect`],
+/// [`Lines::expect_end`]), which every validator makes.
 pub struct Lines<R> {
     reader: BufReader<R>,
     number: u64,
     buf: Vec<u8>,
+    ending: Ending,
 }
 
 impl<R: Read> Lines<R> {
@@ -214,6 +331,7 @@ impl<R: Read> Lines<R> {
             reader: BufReader::with_capacity(1 << 16, source),
             number: 0,
             buf: Vec::new(),
+            ending: Ending::Newline,
         }
     }
 
@@ -222,8 +340,41 @@ impl<R: Read> Lines<R> {
         self.number
     }
 
-    /// The next line, or `None` at the end of input.
+    /// The error the previous line's end deserves, if any.
+    fn ending_error(&self) -> Option<InputError> {
+        let at = |column: usize| Position {
+            line: self.number,
+            column: column as u64 + 1,
+        };
+        match self.ending {
+            Ending::Newline => None,
+            Ending::Missing(len) => Some(
+                ParseError::new(
+                    at(len),
+                    ParseErrorKind::UnexpectedEnd,
+                    "a line end '\\n'",
+                    "end of input",
+                )
+                .into(),
+            ),
+            Ending::TooLong => Some(
+                ParseError::new(
+                    at(MAX_LINE),
+                    ParseErrorKind::TokenTooLong,
+                    format!("a line of at most {MAX_LINE} bytes"),
+                    "a longer line",
+                )
+                .into(),
+            ),
+        }
+    }
+
+    /// The next line, or `None` at the end of input. Fails when the previous line did not
+    /// end with `\n` or was too long.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, InputError> {
+        if let Some(error) = self.ending_error() {
+            return Err(error);
+        }
         self.buf.clear();
         let limit = (MAX_LINE + 1) as u64;
         let read = (&mut self.reader)
@@ -233,42 +384,35 @@ impl<R: Read> Lines<R> {
             return Ok(None);
         }
         self.number += 1;
-        let position = |column: usize| Position {
-            line: self.number,
-            column: column as u64 + 1,
-        };
-        if self.buf.last() != Some(&b'\n') {
-            if self.buf.len() > MAX_LINE {
-                return Err(ParseError::new(
-                    position(MAX_LINE),
-                    ParseErrorKind::TokenTooLong,
-                    format!("a line of at most {MAX_LINE} bytes"),
-                    "a longer line",
-                )
-                .into());
-            }
-            return Err(ParseError::new(
-                position(self.buf.len()),
-                ParseErrorKind::UnexpectedEnd,
-                "a line end '\\n'",
-                "end of input",
-            )
-            .into());
-        }
-        self.buf.pop();
-        if let Some(i) = self.buf.iter().position(|&b| b == b'\r') {
-            return Err(ParseError::new(
-                position(i),
-                ParseErrorKind::BadCharacter,
-                "a line end '\\n' alone",
-                "'\\r'",
-            )
-            .into());
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+            self.ending = Ending::Newline;
+        } else if self.buf.len() > MAX_LINE {
+            self.buf.truncate(MAX_LINE);
+            self.ending = Ending::TooLong;
+        } else {
+            self.ending = Ending::Missing(self.buf.len());
         }
         Ok(Some(Line {
             number: self.number,
             text: &self.buf,
         }))
+    }
+
+    /// The first line, which must exist. A byte-order mark before it is a violation of its own
+    /// (named as such): many judges' programs would read it as garbage.
+    pub fn expect_first(&mut self, what: &str) -> Result<Line<'_>, InputError> {
+        let line = self.expect(what)?;
+        if line.text.starts_with(BYTE_ORDER_MARK) {
+            return Err(ParseError::new(
+                line.position(0),
+                ParseErrorKind::BadCharacter,
+                what,
+                "a byte-order mark (U+FEFF): save the file without it",
+            )
+            .into());
+        }
+        Ok(line)
     }
 
     /// The next line, which must exist; `what` names it for the error at the end of input.
@@ -289,7 +433,7 @@ impl<R: Read> Lines<R> {
         }
     }
 
-    /// Succeeds only at the end of input.
+    /// Succeeds only at the end of input, after a last line that ended with `\n`.
     pub fn expect_end(&mut self, what: &str) -> Result<(), InputError> {
         match self.next_line()? {
             None => Ok(()),
@@ -314,13 +458,14 @@ mod tests {
 
     fn kind_of(input: &str, count: usize, spacing: Spacing) -> Option<ParseErrorKind> {
         let mut lines = Lines::new(input.as_bytes());
-        match lines.next_line() {
-            Err(e) => e.kind(),
-            Ok(None) => None,
-            Ok(Some(line)) => line
-                .numbers(count, 1, 99, "n", spacing)
-                .err()
-                .map(|e| e.kind),
+        let content = match lines.next_line() {
+            Err(e) => return e.kind(),
+            Ok(None) => return None,
+            Ok(Some(line)) => line.numbers(count, 1, 99, "n", spacing).err(),
+        };
+        match content {
+            Some(e) => Some(e.kind),
+            None => lines.expect_end("the end").err().and_then(|e| e.kind()),
         }
     }
 
@@ -451,12 +596,97 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_refused() {
+    fn long_lines_are_refused_after_their_content_is_checked() {
         let text = "1".repeat(MAX_LINE + 5) + "\n";
         let mut lines = Lines::new(text.as_bytes());
+        let line = lines.next_line().unwrap().unwrap();
+        assert_eq!(line.text.len(), MAX_LINE);
         assert_eq!(
             lines.next_line().unwrap_err().kind(),
             Some(ParseErrorKind::TokenTooLong)
+        );
+        // A wrong byte inside the first MAX_LINE bytes is reported first.
+        let text = format!("1 x{}\n", " ".repeat(MAX_LINE + 5));
+        let mut lines = Lines::new(text.as_bytes());
+        let line = lines.next_line().unwrap().unwrap();
+        let err = line
+            .numbers(2, 0, 9, "a digit", Spacing::Single)
+            .unwrap_err();
+        assert_eq!(err.to_string(), "1:3: expected a digit, found 'x'");
+    }
+
+    #[test]
+    fn the_first_wrong_byte_is_reported() {
+        let fields = [
+            Field {
+                what: "a row 1..8",
+                lo: 1,
+                hi: 8,
+            },
+            Field {
+                what: "a column 1..8",
+                lo: 1,
+                hi: 8,
+            },
+        ];
+        let first_error = |text: &str| -> String {
+            let mut lines = Lines::new(text.as_bytes());
+            let line = lines.expect("a square").unwrap();
+            match line.fields(&fields, Spacing::Single) {
+                Err(e) => e.to_string(),
+                Ok(_) => lines.expect_end("the end").unwrap_err().to_string(),
+            }
+        };
+        assert_eq!(
+            first_error("1\t1\n"),
+            "1:2: expected a single space, found '\\t'"
+        );
+        assert_eq!(first_error("11\n"), "1:1: expected a row 1..8, found '11'");
+        assert_eq!(
+            first_error("1 11\n"),
+            "1:3: expected a column 1..8, found '11'"
+        );
+        assert_eq!(first_error("1 9"), "1:3: expected a column 1..8, found '9'");
+        assert_eq!(
+            first_error("1 8"),
+            "1:4: expected a line end '\\n', found end of input"
+        );
+        assert_eq!(
+            first_error("1\n"),
+            "1:2: expected a space and a column 1..8, found end of line"
+        );
+        assert_eq!(
+            first_error("1 1 \n"),
+            "1:4: expected the end of the line after 2 numbers, found ' '"
+        );
+        assert!(first_error("1 1\r\n").starts_with(
+            "1:4: expected the end of the line after 2 numbers, found '\\r' (a Windows line end"
+        ));
+        assert_eq!(
+            first_error("01 1\n"),
+            "1:1: expected a row 1..8, written without a leading zero, found '01'"
+        );
+        assert_eq!(
+            first_error("-1 1\n"),
+            "1:1: expected a row 1..8, found '-1'"
+        );
+        assert_eq!(
+            first_error("1x 1\n"),
+            "1:2: expected a digit or a single space, found 'x'"
+        );
+        assert_eq!(
+            first_error("1 é\n"),
+            "1:3: expected a column 1..8, found 'é'"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_named() {
+        let mut lines = Lines::new("\u{feff}1\n".as_bytes());
+        let err = lines.expect_first("the count").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1:1: expected the count, found a byte-order mark (U+FEFF): save the file without it"
         );
     }
 }

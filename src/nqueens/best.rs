@@ -16,7 +16,7 @@
 //! use chess_puzzles::nqueens::Control;
 //! use chess_puzzles::nqueens::best::{solve, Weights};
 //!
-//! // Seed 001's sample board (1..64 with 48 twice and no 49): 260.
+//! // The Sultan's Successors' (UVa 167) sample board (1..64 with 48 twice and no 49): 260.
 //! let w: Vec<u32> = (1..=64).map(|v| if v == 49 { 48 } else { v }).collect();
 //! let best = solve(&Weights::new(8, w).unwrap(), &Control::new()).unwrap();
 //! assert_eq!(best.score, 260);

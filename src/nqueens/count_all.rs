@@ -1,6 +1,6 @@
-//! Counting every placement of an empty n x n board. Sides 12 to 17 go to
-//! [`halves`](super::halves) (half boards joined, the fastest there); the others are counted
-//! here: one placement in about eight is searched (symmetry), by forward checking with
+//! Counting every placement of an empty n x n board. Sides 12 to 25 go to
+//! [`band`](super::band) (a band of middle columns fixed, its two sides joined: the fastest
+//! there); the others are counted here: one placement in about eight is searched (symmetry), by forward checking with
 //! fewest-open-row branching ([`forward`](super::forward)).
 //!
 //! # Symmetry
@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use super::backtrack::Lines;
 use super::forward::{Board, Frame, Lane, Ties};
-use super::{Control, MAX_N, halves};
+use super::{Control, MAX_N, band};
 
 /// The largest side counted this way (columns are the bits of a `u32` lane).
 pub const MAX_FAST_N: usize = 31;
@@ -47,8 +47,9 @@ pub const MAX_FAST_N: usize = 31;
 /// The smallest side counted this way (smaller boards go to the plain kernel).
 const MIN_FAST_N: usize = 4;
 
-/// The smallest side counted by joining half boards ([`halves`]), which is faster there.
-const HALVES_FROM: usize = 12;
+/// The smallest side counted by joining the sides of a band ([`band`]), which is faster
+/// there.
+pub const BAND_FROM: usize = 12;
 
 /// Subtrees wanted before the counting starts, for the threads to share.
 const TASKS: usize = 4096;
@@ -60,8 +61,8 @@ pub fn count(n: usize, control: &Control) -> Option<u128> {
     if n == 0 || n > MAX_N {
         return None;
     }
-    if (HALVES_FROM..=halves::MAX_N).contains(&n) {
-        return halves::count(n, control);
+    if (BAND_FROM..=band::MAX_N).contains(&n) {
+        return band::count(n, control);
     }
     if !(MIN_FAST_N..=MAX_FAST_N).contains(&n) {
         return plain(n, control);
@@ -248,12 +249,12 @@ mod tests {
     }
 
     #[test]
-    fn forward_checking_and_half_boards_agree() {
+    fn forward_checking_and_the_band_agree() {
         // Two independent methods; 12 to 14 are past OEIS in the test above.
         for n in 12..=14 {
             let forward = count_with::<16>(n, &Control::new());
             assert!(forward.is_some());
-            assert_eq!(forward, halves::count(n, &Control::new()), "n = {n}");
+            assert_eq!(forward, band::count(n, &Control::new()), "n = {n}");
         }
     }
 

@@ -1,15 +1,17 @@
 //! General N-queens: any board up to 64x64, queens given in advance, listing, counting, and the
-//! best weighted placement (seeds 000 and 001 generalised).
+//! best weighted placement (8 Queens, UVa 750, and The Sultan's Successors, UVa 167,
+//! generalised).
 //!
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
-//! - [`count`] counts them: [`count_all`] for an empty board (half boards joined by
-//!   [`halves`] for sides 12 to 17, else one placement in eight searched by symmetry),
-//!   [`completion`] otherwise; the searches by forward checking with fewest-open-row
-//!   branching; in parallel on rayon, stoppable via [`Control`].
+//! - [`count`] counts them: [`count_all`] for an empty board (a band of middle columns fixed
+//!   and its two sides joined by [`band`] for sides 12 to 25, else one placement in eight
+//!   searched by symmetry), [`completion`] otherwise; the searches by forward checking with
+//!   fewest-open-row branching; in parallel on rayon, stoppable via [`Control`]. An empty
+//!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
 //!
-//! A placement is written as in seed 000: the row (1-based) of the queen of each column, left
+//! A placement is written as in UVa 750: the row (1-based) of the queen of each column, left
 //! to right.
 //!
 //! ```
@@ -23,12 +25,13 @@
 //! ```
 
 pub mod backtrack;
+pub mod band;
 pub mod best;
 pub mod completion;
 pub mod count_all;
 mod forward;
-pub mod halves;
 pub mod hungarian;
+pub mod shard;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -274,39 +277,29 @@ const FLUSH_AFTER: Duration = Duration::from_millis(50);
 /// soon after it is found: `out` is flushed whenever what it holds is [`FLUSH_AFTER`] old.
 /// Returns how many were written.
 pub fn list<W: Write>(problem: &Problem, out: &mut W, options: &ListOptions) -> io::Result<u64> {
-    list_within(problem, out, options, &Control::new()).map(|listed| listed.written)
+    list_until(problem, out, options, &Control::new()).map(|listed| listed.written)
 }
 
-/// What [`list_within`] wrote.
+/// How far [`list_until`] got.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Listed {
     /// Placements written.
     pub written: u64,
-    /// False when `control` stopped the listing before its end (or its limit).
-    pub complete: bool,
+    /// True when `control` said stop before the listing (or its limit) was complete.
+    pub stopped: bool,
 }
 
-/// [`list`], stopped early when `control` says so (looked at every few thousand nodes).
-///
-/// ```
-/// use chess_puzzles::nqueens::{list_within, Control, ListOptions, Problem};
-///
-/// let control = Control::new();
-/// control.stop();
-/// let mut out = Vec::new();
-/// let problem = Problem::new(30, &[]).unwrap();
-/// let listed = list_within(&problem, &mut out, &ListOptions::default(), &control).unwrap();
-/// assert!(!listed.complete);
-/// ```
-pub fn list_within<W: Write>(
+/// [`list`], stopping within a few milliseconds when `control` says stop (a deadline or a stop
+/// request): the placements written so far stay written.
+pub fn list_until<W: Write>(
     problem: &Problem,
     out: &mut W,
     options: &ListOptions,
     control: &Control,
 ) -> io::Result<Listed> {
     let limit = options.limit.unwrap_or(u64::MAX);
-    let mut stopped = false;
     let mut written = 0u64;
+    let mut stopped = false;
     let mut pending_since: Option<Instant> = None;
     let mut line = Vec::with_capacity(4 * MAX_N);
     let mut failure = None;
@@ -318,6 +311,10 @@ pub fn list_within<W: Write>(
                     line.clear();
                     write_placement(&mut line, problem, written, rows, options.format)
                         .and_then(|()| out.write_all(&line))
+                }
+                Event::Tick if control.should_stop() => {
+                    stopped = true;
+                    return ControlFlow::Break(());
                 }
                 Event::Tick => Ok(()),
             };
@@ -339,10 +336,6 @@ pub fn list_within<W: Write>(
                     ControlFlow::Break(())
                 }
                 Ok(()) if written >= limit => ControlFlow::Break(()),
-                Ok(()) if control.should_stop() => {
-                    stopped = true;
-                    ControlFlow::Break(())
-                }
                 Ok(()) => ControlFlow::Continue(()),
             }
         });
@@ -354,10 +347,7 @@ pub fn list_within<W: Write>(
         writeln!(out, "{}", heading(problem, "no placement"))?;
     }
     out.flush()?;
-    Ok(Listed {
-        written,
-        complete: !stopped,
-    })
+    Ok(Listed { written, stopped })
 }
 
 /// One placement in the chosen format (`number` counts from 1).
@@ -395,7 +385,7 @@ fn write_placement(
         OutputFormat::Json => {
             let case = JsonPlacement {
                 n: problem.n(),
-                placement: number,
+                index: number,
                 rows: rows.iter().map(|&r| u32::from(r) + 1).collect(),
             };
             serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
@@ -416,12 +406,13 @@ pub fn write_count<W: Write>(
         OutputFormat::Judge => writeln!(out, "{count}"),
         OutputFormat::Board => {
             let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
-            write!(
-                out,
-                "{}\n{}",
-                heading(problem, &what),
-                diagram(problem.n(), None, problem.given())
-            )
+            writeln!(out, "{}", heading(problem, &what))?;
+            // A board is drawn only to show the given queens: an empty one says nothing.
+            if problem.given().is_empty() {
+                Ok(())
+            } else {
+                write!(out, "{}", diagram(problem.n(), None, problem.given()))
+            }
         }
         OutputFormat::Json => {
             let case = JsonCount {
@@ -480,7 +471,7 @@ pub struct JsonPlacement {
     /// The board side.
     pub n: usize,
     /// The placement's number in the listing, from 1.
-    pub placement: u64,
+    pub index: u64,
     /// The rows (1-based) of the queens of columns 1..n.
     pub rows: Vec<u32>,
 }
@@ -628,7 +619,7 @@ pub fn run_best<R: Read, W: Write>(
             }
             OutputFormat::Json => {
                 let json = JsonBest {
-                    board: case,
+                    case,
                     n: board.n(),
                     score: best.as_ref().map(|b| b.score),
                     rows: best
@@ -648,42 +639,37 @@ pub fn run_best<R: Read, W: Write>(
     Ok(run)
 }
 
-/// The board drawn with its weights, the queens of the best placement marked `♛`; for a
-/// board without placement (`None`), the board and why.
+/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
+/// and the sum spelled out, as `sultan` draws its boards; a best placement not proven (the
+/// search was stopped) says so; for a board without placement (`None`), the board and why.
 pub fn render_best(case: u64, board: &Weights, best: Option<&best::Best>) -> String {
     let n = board.n();
-    let mut d = Diagram::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            d.set(Square::new(r as u8, c as u8), board.get(r, c).to_string());
-        }
-    }
+    let weight = |r: usize, c: usize| u64::from(board.get(r, c));
     let Some(best) = best else {
+        let (d, _) = crate::core::diagram::weighted_placement(n, weight, &[]);
         return format!(
             "Board {case} ({n}x{n}): impossible: no {n} queens fit on a {n}x{n} board without \
              attacking each other\n{d}"
         );
     };
-    for (c, &r) in best.placement.iter().enumerate() {
-        let w = board.get(usize::from(r), c);
-        d.set(Square::new(r, c as u8), format!("{QUEEN}{w}"));
-    }
+    let (d, terms) = crate::core::diagram::weighted_placement(n, weight, &best.placement);
     let what = if best.proven {
-        format!("best score {}", best.score)
+        "best score"
     } else {
-        format!(
-            "best score found {} (stopped before the search ended: not proven the best)",
-            best.score
-        )
+        "best score found (stopped before the search ended: not proven the best)"
     };
-    format!("Board {case} ({n}x{n}): {what}\n{d}")
+    format!(
+        "Board {case} ({n}x{n}): {what} {}\n{d}{}\n",
+        crate::core::diagram::sum_spelled_out(best.score, &terms),
+        crate::core::diagram::WEIGHTED_LEGEND
+    )
 }
 
 /// One board's answer for programs (`--format json`).
 #[derive(Debug, Serialize)]
 pub struct JsonBest {
-    /// The board's number, from 1.
-    pub board: u64,
+    /// The board's number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
     /// Its side.
     pub n: usize,
     /// The best sum; `null` when no placement exists (sides 2 and 3).
@@ -756,6 +742,32 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n"
+        );
+    }
+
+    #[test]
+    fn a_stopped_listing_says_so() {
+        // A 48x48 board has far too many placements to list in 50 ms.
+        let problem = Problem::new(48, &[Fix { row: 2, col: 1 }]).unwrap();
+        let control = Control::with_deadline(Instant::now() + Duration::from_millis(50));
+        let mut out = Vec::new();
+        let started = Instant::now();
+        let listed = list_until(&problem, &mut out, &ListOptions::default(), &control).unwrap();
+        assert!(listed.stopped);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let all = Problem::new(6, &[]).unwrap();
+        let listed = list_until(
+            &all,
+            &mut Vec::new(),
+            &ListOptions::default(),
+            &Control::new(),
+        );
+        assert_eq!(
+            listed.unwrap(),
+            Listed {
+                written: 4,
+                stopped: false
+            }
         );
     }
 

@@ -1,4 +1,4 @@
-//! Seed 000, "8 Queens Chess Problem" (UVa 750): every placement of eight queens that contains a
+//! "8 Queens Chess Problem" (UVa 750): every placement of eight queens that contains a
 //! given queen, listed in lexicographic order in the judge's format.
 //!
 //! The 92 placements are found once; each query then filters them. [`Solver::judge_block`]
@@ -25,12 +25,12 @@ use crate::core::placements::{self, is_non_attacking};
 use crate::core::{CLASSIC, Diagram, Square, diagram};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
-use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
-/// The sample of seed 000's statement.
+/// The sample of the statement of 8 Queens Chess Problem (UVa 750).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/queens/sample.in"),
     output: include_str!("../../tests/data/queens/sample.out"),
@@ -98,11 +98,40 @@ pub fn check(
     style: Style,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    let options = Options {
-        format: OutputFormat::Judge,
+    let answers = JudgeAnswers {
+        reader: Reader::new(Scanner::new(input))?,
+        solver: Solver::new(),
         style,
+        case: 0,
     };
-    judge::check_exact(|expected| run(input, expected, options), output, tolerance)
+    judge::check(answers, output, tolerance)
+}
+
+/// The judge's answers to an input, case by case, for [`check`].
+struct JudgeAnswers<R> {
+    reader: Reader<R>,
+    solver: Solver,
+    style: Style,
+    case: u64,
+}
+
+impl<R: Read> Answers for JudgeAnswers<R> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(given) = self.reader.next_query()? else {
+            return Ok(false);
+        };
+        self.case += 1;
+        if self.case > 1 {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(self.solver.judge_block(given, self.style));
+        Ok(true)
+    }
+
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_query()?.is_some() {}
+        Ok(())
+    }
 }
 
 /// One placement: the row (0-based) of the queen in each column.

@@ -2,9 +2,9 @@
 
 use std::io::Read;
 
-use crate::error::InputError;
+use crate::error::{InputError, plural};
 use crate::input::PLAUSIBLE_COUNT;
-use crate::judge::strict::{Lines, Spacing};
+use crate::judge::strict::{Field, Lines, Spacing};
 
 /// Checks that `input` is a first line holding T (1 or more), then T lines of two numbers
 /// `row column` in 1..8 separated by one space, and nothing else; every line ends with `\n`.
@@ -15,24 +15,38 @@ use crate::judge::strict::{Lines, Spacing};
 ///
 /// assert_eq!(validate("2\n1 1\n8 8\n".as_bytes()).unwrap(), 2);
 /// let err = validate("1\n1  1\n".as_bytes()).unwrap_err();
-/// assert_eq!(err.to_string(), "2:3: expected a row or column number 1..8 (case 1 of 1), found ' '");
+/// assert_eq!(err.to_string(), "2:3: expected a column 1..8 (case 1 of 1), found ' '");
+/// let err = validate("1\n1\t1\n".as_bytes()).unwrap_err();
+/// assert_eq!(err.to_string(), "2:2: expected a single space (case 1 of 1), found '\\t'");
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect("the number of test cases")?.numbers(
+    let total = lines.expect_first("the number of test cases")?.numbers(
         1,
         1,
         PLAUSIBLE_COUNT,
         "the number of test cases (1 or more)",
         Spacing::Single,
     )?[0];
+    let square = [
+        Field {
+            what: "a row 1..8",
+            lo: 1,
+            hi: 8,
+        },
+        Field {
+            what: "a column 1..8",
+            lo: 1,
+            hi: 8,
+        },
+    ];
     for case in 1..=total {
         let what = format!("case {case} of {total}: a row and a column 1..8");
         lines
             .expect(&what)?
-            .numbers(2, 1, 8, "a row or column number 1..8", Spacing::Single)
+            .fields(&square, Spacing::Single)
             .map_err(|e| e.with_context(format!("case {case} of {total}")))?;
     }
-    lines.expect_end(&format!("the end of input after {total} cases"))?;
+    lines.expect_end(&format!("the end of input after {}", plural(total, "case")))?;
     Ok(total)
 }

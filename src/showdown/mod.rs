@@ -1,4 +1,4 @@
-//! Seed 002, "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
+//! "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
 //!
 //! An optimisation problem: every test's answer is scored cost / n², lower is better. The
 //! module holds the instance and its judge format ([`Reader`], [`judge::write_answer`]), the
@@ -28,7 +28,10 @@ pub mod generator;
 mod instance;
 pub mod judge;
 pub mod local_search;
+pub mod model;
 pub mod progress;
+#[cfg(feature = "milp")]
+pub mod prove;
 mod reader;
 pub mod solver;
 pub mod validate;
@@ -54,7 +57,7 @@ pub use progress::Progress;
 pub use reader::Reader;
 pub use solver::{Ending, Solution, SolveError};
 
-/// The sample of seed 002's statement. The statement prints it without the line holding the
+/// The sample of the statement of Chess Variants Showdown (SPOJ CHE). The statement prints it without the line holding the
 /// number of tests; the file adds `1`. Any valid answer costing at most 4 is as good.
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/showdown/sample.in"),
@@ -440,14 +443,14 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
     let proof = if solution.optimal() {
         "optimal".to_string()
     } else {
-        format!("lower bound {}", solution.lower_bound)
+        let cost = solution.answer.cost.max(1) as f64;
+        let gap = 100.0 * solution.answer.cost.saturating_sub(solution.lower_bound) as f64 / cost;
+        format!("lower bound {}, gap {gap:.2}%", solution.lower_bound)
     };
-    let pieces = solution.answer.pieces.len();
     format!(
-        "Test {case}: {n}x{n}, {} king{}; {pieces} piece{}, cost {} (score {:.6}, {proof})\n{d}{}",
-        instance.king_count(),
-        if instance.king_count() == 1 { "" } else { "s" },
-        if pieces == 1 { "" } else { "s" },
+        "Test {case}: {n}x{n}, {}; {}, cost {} (score {:.6}, {proof})\n{d}{}",
+        crate::error::plural(instance.king_count() as u64, "king"),
+        crate::error::plural(solution.answer.pieces.len() as u64, "piece"),
         solution.answer.cost,
         solution.answer.score(instance),
         legend(instance)

@@ -144,7 +144,11 @@ impl<R: Read> Reader<R> {
                     at,
                     ParseErrorKind::BadLength,
                     format!("row {} of exactly {side} characters", r + 1),
-                    format!("{} characters {}", token.bytes.len(), token.describe()),
+                    format!(
+                        "{} {}",
+                        crate::error::plural(token.bytes.len() as u64, "character"),
+                        token.describe()
+                    ),
                 )
                 .into());
             }

@@ -4,7 +4,7 @@ use std::io::Read;
 
 use super::generator::{STATEMENT_SIDES, STATEMENT_TESTS};
 use super::instance::{MAX_COST, statement_sides};
-use crate::error::{InputError, ParseError, ParseErrorKind, Position};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::judge::strict::{Lines, Spacing};
 
 use super::reader::SQUARES;
@@ -37,7 +37,7 @@ use super::reader::SQUARES;
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let (lo, hi) = STATEMENT_SIDES;
     let mut lines = Lines::new(input);
-    let total = lines.expect("the number of tests t")?.numbers(
+    let total = lines.expect_first("the number of tests t")?.numbers(
         1,
         1,
         STATEMENT_TESTS,
@@ -92,7 +92,7 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
             .numbers(8, 1, MAX_COST, &what, Spacing::Single)
             .map_err(|e| e.with_context(&context))?;
     }
-    lines.expect_end(&format!("the end of input after {total} tests"))?;
+    lines.expect_end(&format!("the end of input after {}", plural(total, "test")))?;
     Ok(total)
 }
 

@@ -1,4 +1,4 @@
-//! Seed 001, "The Sultan's Successors" (UVa 167): the largest sum of the weights under eight
+//! "The Sultan's Successors" (UVa 167): the largest sum of the weights under eight
 //! non-attacking queens, for each of k weighted boards.
 //!
 //! The 92 placements are found once and every board is scored against all of them.
@@ -24,15 +24,15 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use crate::core::placements::{self, is_non_attacking};
-use crate::core::{CLASSIC, Diagram, Square};
+use crate::core::{CLASSIC, diagram};
 use crate::error::{InputError, RunError};
 use crate::input::{Cases, Scanner};
-use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
-/// The sample of seed 001's statement.
+/// The sample of the statement of The Sultan's Successors (UVa 167).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/sultan/sample.in"),
     output: include_str!("../../tests/data/sultan/sample.out"),
@@ -187,11 +187,32 @@ pub fn check(
     output: impl Read,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    judge::check_exact(
-        |expected| run(input, expected, OutputFormat::Judge),
-        output,
-        tolerance,
-    )
+    let answers = JudgeAnswers {
+        reader: Reader::new(Scanner::new(input))?,
+        solver: Solver::new(),
+    };
+    judge::check(answers, output, tolerance)
+}
+
+/// The judge's answers to an input, board by board, for [`check`].
+struct JudgeAnswers<R> {
+    reader: Reader<R>,
+    solver: Solver,
+}
+
+impl<R: Read> Answers for JudgeAnswers<R> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(board) = self.reader.next_board()? else {
+            return Ok(false);
+        };
+        out.extend_from_slice(judge_line(self.solver.best_score(&board)).as_bytes());
+        Ok(true)
+    }
+
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_board()?.is_some() {}
+        Ok(())
+    }
 }
 
 /// Writes a score as the judge wants it: right-justified in five columns, then a newline.
@@ -206,8 +227,9 @@ pub struct JsonCase {
     pub case: u64,
     /// The best score.
     pub score: u64,
-    /// The rows (1-based) of the queens of columns 1..8 in the first best placement.
-    pub placement: [u32; CLASSIC],
+    /// The first best placement: the rows (1-based) of the queens of columns 1..8 (called
+    /// `rows`, as in every command's JSON).
+    pub rows: [u32; CLASSIC],
 }
 
 impl JsonCase {
@@ -216,34 +238,20 @@ impl JsonCase {
         JsonCase {
             case,
             score: best.score,
-            placement: best.placement.map(|r| u32::from(r) + 1),
+            rows: best.placement.map(|r| u32::from(r) + 1),
         }
     }
 }
 
-/// The board drawn with its weights, the queens of the best placement marked `♛`.
+/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
+/// and the sum spelled out.
 pub fn render_case(case: u64, board: &Board, best: &Best) -> String {
-    let mut d = Diagram::new(CLASSIC, CLASSIC);
-    for (r, row) in board.weights.iter().enumerate() {
-        for (c, w) in row.iter().enumerate() {
-            d.set(Square::new(r as u8, c as u8), w.to_string());
-        }
-    }
-    for (c, &r) in best.placement.iter().enumerate() {
-        let sq = Square::new(r, c as u8);
-        let w = board.weights[usize::from(r) % CLASSIC][c];
-        d.set(sq, format!("♛{w}"));
-    }
-    let terms: Vec<String> = best
-        .placement
-        .iter()
-        .enumerate()
-        .map(|(c, &r)| board.weights[usize::from(r) % CLASSIC][c].to_string())
-        .collect();
+    let weight = |r: usize, c: usize| u64::from(board.weights[r % CLASSIC][c % CLASSIC]);
+    let (d, terms) = diagram::weighted_placement(CLASSIC, weight, &best.placement);
     format!(
-        "Board {case}: best score {} = {}\n{d}",
-        best.score,
-        terms.join(" + ")
+        "Board {case}: best score {}\n{d}{}\n",
+        diagram::sum_spelled_out(best.score, &terms),
+        diagram::WEIGHTED_LEGEND
     )
 }
 
@@ -257,7 +265,7 @@ mod tests {
     use super::*;
 
     fn sample_board() -> Board {
-        // Seed 001's sample: 1..64 with 48 written twice and no 49.
+        // The statement's sample: 1..64 with 48 written twice and no 49.
         let mut weights = [[0u32; 8]; 8];
         for i in 0..64u32 {
             let v = if i + 1 == 49 { 48 } else { i + 1 };
@@ -292,6 +300,12 @@ mod tests {
         let best = Solver::new().best(&board);
         let text = render_case(1, &board, &best);
         assert!(text.starts_with("Board 1: best score 260 = "));
-        assert_eq!(text.matches('♛').count(), 8);
+        let queens = text.split('[').skip(1);
+        assert_eq!(
+            queens
+                .filter(|p| p.starts_with(|c: char| c.is_ascii_digit()))
+                .count(),
+            8
+        );
     }
 }

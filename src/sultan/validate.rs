@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use crate::core::CLASSIC;
-use crate::error::InputError;
+use crate::error::{InputError, plural};
 use crate::input::PLAUSIBLE_COUNT;
 use crate::judge::strict::{Lines, Spacing};
 
@@ -25,7 +25,7 @@ pub const WEIGHTS: (u64, u64) = (1, 99);
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect("the number of boards")?.numbers(
+    let total = lines.expect_first("the number of boards")?.numbers(
         1,
         1,
         PLAUSIBLE_COUNT,
@@ -47,6 +47,9 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
                 .map_err(|e| e.with_context(format!("board {board} of {total}")))?;
         }
     }
-    lines.expect_end(&format!("the end of input after {total} boards"))?;
+    lines.expect_end(&format!(
+        "the end of input after {}",
+        plural(total, "board")
+    ))?;
     Ok(total)
 }

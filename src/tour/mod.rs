@@ -1,4 +1,4 @@
-//! Seed 003, "Traveling Queen" (POJ 2919, TUD contest 2006): the fewest queen moves that stop
+//! "Traveling Queen" (POJ 2919, TUD contest 2006): the fewest queen moves that stop
 //! next to every knight and end next to the bishop, and among those the lexicographically first
 //! path.
 //!
@@ -28,16 +28,16 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use crate::core::{Bitboard, CLASSIC, Diagram, Square};
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError, plural};
 use crate::input::{Cases, Scanner, Token};
-use crate::judge::compare::{Accepted, Difference, Tolerance};
+use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
 use crate::judge::{self, CheckError};
 use crate::output::OutputFormat;
 use crate::sample::Sample;
 
 pub use layered_bfs::Solver;
 
-/// The sample of seed 003's statement.
+/// The sample of the statement of Traveling Queen (POJ 2919).
 pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/tour/sample.in"),
     output: include_str!("../../tests/data/tour/sample.out"),
@@ -322,7 +322,7 @@ fn read_board<R: Read>(
                 blank,
                 ParseErrorKind::UnexpectedEnd,
                 *expected,
-                format!("an empty line after {r} rows"),
+                format!("an empty line after {}", plural(r as u64, "row")),
                 context,
             ));
         }
@@ -335,7 +335,11 @@ fn read_board<R: Read>(
                 at,
                 ParseErrorKind::BadLength,
                 *expected,
-                format!("{} ({} characters)", token.describe(), token.bytes.len()),
+                format!(
+                    "{} ({})",
+                    token.describe(),
+                    plural(token.bytes.len() as u64, "character")
+                ),
                 context,
             ));
         }
@@ -467,8 +471,8 @@ pub fn write_judge_case<W: Write>(
 /// One scenario for programs (`--format json`).
 #[derive(Debug, Serialize)]
 pub struct JsonCase {
-    /// The scenario number, from 1.
-    pub scenario: u64,
+    /// The scenario number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
     /// Whether a path exists.
     pub possible: bool,
     /// The number of moves (the path's squares less one), or `null`.
@@ -479,9 +483,9 @@ pub struct JsonCase {
 
 impl JsonCase {
     /// The JSON form of a scenario's answer.
-    pub fn new(scenario: u64, path: Option<&[Square]>) -> JsonCase {
+    pub fn new(case: u64, path: Option<&[Square]>) -> JsonCase {
         JsonCase {
-            scenario,
+            case,
             possible: path.is_some(),
             moves: path.map(|p| p.len().saturating_sub(1)),
             path: path.map(|p| p.iter().map(|&sq| square_name(sq)).collect()),
@@ -489,8 +493,9 @@ impl JsonCase {
     }
 }
 
-/// The board with the path drawn: each square the queen stands on shows its stop numbers
-/// (0 is the start), the pieces show their symbols, and a legend follows.
+/// The board with the path drawn: the queen (`♛`) on her start, each later stop numbered in
+/// order (a square she stands on twice shows both, `♛,3`), the pieces shown by their symbols,
+/// and a legend.
 pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> String {
     let ranks: Vec<String> = (1..=CLASSIC).rev().map(|r| r.to_string()).collect();
     let files: Vec<String> = (b'a'..b'a' + CLASSIC as u8)
@@ -517,7 +522,13 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
             }
             for (i, list) in stops.iter().enumerate() {
                 if !list.is_empty() {
-                    let text: Vec<String> = list.iter().map(usize::to_string).collect();
+                    let text: Vec<String> = list
+                        .iter()
+                        .map(|&stop| match stop {
+                            0 => Piece::Queen.symbol().to_string(),
+                            _ => stop.to_string(),
+                        })
+                        .collect();
                     d.set(Square::from_index(i, CLASSIC), text.join(","));
                 }
             }
@@ -539,7 +550,7 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
         },
     };
     let legend = if path.is_some() {
-        "numbers: the queen's stops in order, 0 = her start"
+        "♛ the queen's start, numbers her stops in order"
     } else {
         "♛ queen"
     };
@@ -600,17 +611,44 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result
 /// assert!(verdict.unwrap().is_ok());
 /// let wrong = SAMPLE.output.replace("h8h2e5d4b2", "h8h2e5d4c3");
 /// let diff = check(SAMPLE.input.as_bytes(), wrong.as_bytes(), Tolerance::Lines).unwrap().unwrap_err();
-/// assert_eq!(diff.line, 2);
+/// assert_eq!(diff.position.line, 2);
 /// ```
 pub fn check(
     input: impl Read,
     output: impl Read,
     tolerance: Tolerance,
 ) -> Result<Result<Accepted, Difference>, CheckError> {
-    let options = Options {
-        format: OutputFormat::Judge,
+    let answers = JudgeAnswers {
+        reader: Reader::new(Scanner::new(input))?,
+        solver: Solver::new(),
+        case: 0,
     };
-    judge::check_exact(|expected| run(input, expected, options), output, tolerance)
+    judge::check(answers, output, tolerance)
+}
+
+/// The judge's answers to an input, scenario by scenario, for [`check`].
+struct JudgeAnswers<R> {
+    reader: Reader<R>,
+    solver: Solver,
+    case: u64,
+}
+
+impl<R: Read> Answers for JudgeAnswers<R> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(scenario) = self.reader.next_scenario()? else {
+            return Ok(false);
+        };
+        self.case += 1;
+        let path = self.solver.solve(&scenario);
+        // Writing to memory cannot fail.
+        let _ = write_judge_case(out, self.case, path.as_deref());
+        Ok(true)
+    }
+
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_scenario()?.is_some() {}
+        Ok(())
+    }
 }
 
 /// Checks a path independently of the search: it starts on the queen's square, every move is a

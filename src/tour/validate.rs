@@ -5,7 +5,7 @@ use std::io::Read;
 use super::ROW_EXPECTED;
 use super::generator::STATEMENT_KNIGHTS;
 use crate::core::CLASSIC;
-use crate::error::{InputError, ParseError, ParseErrorKind, Position};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::input::PLAUSIBLE_COUNT;
 use crate::judge::strict::{Lines, Spacing};
 
@@ -34,7 +34,7 @@ const SQUARES: &[u8] = b".QBPN";
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect("the number of scenarios")?.numbers(
+    let total = lines.expect_first("the number of scenarios")?.numbers(
         1,
         1,
         PLAUSIBLE_COUNT,
@@ -117,7 +117,10 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
         let what = format!("an empty line after the board ({context})");
         lines.expect(&what)?.empty(&what)?;
     }
-    lines.expect_end(&format!("the end of input after {total} scenarios"))?;
+    lines.expect_end(&format!(
+        "the end of input after {}",
+        plural(total, "scenario")
+    ))?;
     Ok(total)
 }
 

@@ -1,0 +1,748 @@
+//! Counting every placement of an empty board by fixing a band of middle columns and joining
+//! its two sides.
+//!
+//! The *band* is the middle `2k` columns of an even board, or the middle `2k + 1` of an odd
+//! one; the *sides* are the `s` columns left of it (west) and right of it (east). A placement
+//! is a *configuration* of the band (one queen per band column, none attacking another)
+//! together with a west side and an east side, each one queen per column, on rows the band
+//! leaves free: the west on a set `R` of `s` of them, the east on the other `s`. The band's
+//! queens attack both sides, so each side is built with the band's queens on the board, once
+//! per configuration ([`side`]: inner columns searched and grouped by rows, the two outer
+//! ones completed per row set). A west side and an east side can only attack each other along
+//! the `2s - 1` diagonals of each direction that cross both (less those the band's queens
+//! hold), so each side is summed up by its *footprint*, at most `4s - 2` bits, and the two
+//! make a placement exactly when their footprints are disjoint. Per configuration the count
+//! is the sum over `R` of the disjoint pairs between the west footprints on `R` and the east
+//! footprints on the other rows ([`kernel`]).
+//!
+//! Why a band: joining plain half boards pairs every west half with every east half of
+//! complementary rows, most of which clash on the diagonals next to the middle. Fixing the
+//! middle columns first removes those before any pair is tried: on the 16x16 board a band
+//! of two columns tries 6.5 times fewer pairs than the half boards, for 1.6 times as many
+//! sides. The default band is the narrowest whose sides have at most 8 columns (footprints
+//! of 30 bits): the middle column alone on odd boards up to 17, two columns on even boards
+//! up to 18, three on 19, four on 20, and so on.
+//!
+//! Symmetry: mirroring the board (west and east exchanged) reverses a configuration, flipping
+//! it upside down turns every row `r` into `n - 1 - r`; both map the placements with one
+//! configuration onto those with its image, one to one. Only the smallest configuration of
+//! each orbit is counted, times the size of the orbit. A configuration that is its own
+//! mirror image (the middle column alone, say) has as many placements with west rows `R` as
+//! with west rows the complement of `R`: only the smaller of the two is counted, twice.
+//!
+//! Work units ([`Plan`]): the `T` row sets of every configuration, configuration after
+//! configuration, are numbered `0..units`; any range of them counts a disjoint part of the
+//! placements, which makes ranges the units of parallel work (rayon) and of shards (a count
+//! split over many processes or machines and summed).
+//!
+//! ```
+//! use chess_puzzles::nqueens::{band, Control};
+//!
+//! assert_eq!(band::count(8, &Control::new()), Some(92));
+//! assert_eq!(band::count(14, &Control::new()), Some(365_596));
+//! ```
+
+pub mod kernel;
+#[cfg(test)]
+mod reference;
+mod side;
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use super::Control;
+use kernel::Kernel;
+use side::{Geometry, MAX_ROWS, MAX_SIDE, Ranks, Side, Square};
+
+/// The smallest side counted this way.
+pub const MIN_N: usize = 6;
+
+/// The largest side counted this way (a side's diagonals are `u32` masks: `n + 7` of them).
+pub const MAX_N: usize = 25;
+
+/// The most band columns.
+const MAX_BAND: usize = MAX_N;
+
+/// Row sets per work item handed to a thread.
+const CHUNK: u64 = 256;
+
+/// The geometry of a band: which columns it holds and how wide its sides are.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Band {
+    n: usize,
+    /// The band's first (west-most) column.
+    first: usize,
+    /// The number of band columns.
+    width: usize,
+    /// The number of columns of each side.
+    side: usize,
+}
+
+/// A configuration of the band to count, with the size of its symmetry orbit.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Config {
+    /// The row of the queen of each band column, west to east (0-based).
+    rows: [u8; MAX_BAND],
+    /// How many configurations it stands for (1, 2 or 4).
+    weight: u8,
+    /// Whether it is its own mirror image.
+    mirrored: bool,
+}
+
+impl Band {
+    /// The band of `2k` middle columns of an even board (`2k + 1` of an odd one), if it has a
+    /// column and both sides keep between 2 and [`MAX_SIDE`] columns.
+    pub fn new(n: usize, k: usize) -> Option<Band> {
+        if !(MIN_N..=MAX_N).contains(&n) {
+            return None;
+        }
+        let width = 2 * k + n % 2;
+        let side = n.checked_sub(width)? / 2;
+        if width == 0 || !(2..=MAX_SIDE).contains(&side) {
+            return None;
+        }
+        Some(Band {
+            n,
+            first: side,
+            width,
+            side,
+        })
+    }
+
+    /// The narrowest band whose sides have at most [`MAX_SIDE`] columns: the fastest measured.
+    pub fn default_for(n: usize) -> Option<Band> {
+        (0..=n / 2).find_map(|k| Band::new(n, k))
+    }
+
+    /// The board side.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The number of band columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The number of row sets of a configuration: `s` of the `2s` free rows.
+    pub fn row_sets(&self) -> u64 {
+        let m = 2 * self.side as u64;
+        (0..self.side as u64).fold(1, |acc, i| acc * (m - i) / (i + 1))
+    }
+
+    /// Every configuration of the band that stands for its symmetry orbit, in increasing
+    /// order of rows.
+    pub fn configs(&self) -> Vec<Config> {
+        let mut out = Vec::new();
+        let mut rows = [0u8; MAX_BAND];
+        self.configs_from(0, &mut rows, &mut out);
+        out
+    }
+
+    fn configs_from(&self, c: usize, rows: &mut [u8; MAX_BAND], out: &mut Vec<Config>) {
+        if c == self.width {
+            let rows = &rows[..self.width];
+            if let Some(weight) = self.orbit_weight(rows) {
+                let mut config = Config {
+                    rows: [0; MAX_BAND],
+                    weight,
+                    mirrored: rows.iter().eq(rows.iter().rev()),
+                };
+                config.rows[..self.width].copy_from_slice(rows);
+                out.push(config);
+            }
+            return;
+        }
+        for r in 0..self.n {
+            let clash = (0..c).any(|p| {
+                let q = usize::from(rows[p]);
+                q == r || q.abs_diff(r) == c - p
+            });
+            if !clash {
+                rows[c] = r as u8;
+                self.configs_from(c + 1, rows, out);
+            }
+        }
+    }
+
+    /// The size of the orbit of `rows` under mirroring and flipping, if `rows` is the
+    /// smallest of its orbit.
+    fn orbit_weight(&self, rows: &[u8]) -> Option<u8> {
+        let last = (self.n - 1) as u8;
+        let mirror: Vec<u8> = rows.iter().rev().copied().collect();
+        let flip: Vec<u8> = rows.iter().map(|&r| last - r).collect();
+        let turn: Vec<u8> = mirror.iter().map(|&r| last - r).collect();
+        let mut orbit = [rows, &mirror[..], &flip[..], &turn[..]];
+        if orbit.iter().any(|image| *image < rows) {
+            return None;
+        }
+        orbit.sort_unstable();
+        Some(1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8)
+    }
+
+    /// The shared diagonals' bit assignment and the band's queens for `config`: per board
+    /// square, its footprint bits, and whether a band queen attacks it.
+    fn layout(&self, config: &Config) -> Layout {
+        let n = self.n;
+        let s = self.side;
+        let band: Vec<(usize, usize)> = (0..self.width)
+            .map(|i| (usize::from(config.rows[i]), self.first + i))
+            .collect();
+        // The shared diagonals: row + column in n - s ..= n + s - 2, row - column in
+        // -(s - 1) ..= s - 1; those a band queen holds are left out (no side can use them).
+        let down_held = |d: usize| band.iter().any(|&(r, c)| r + c == d);
+        let up_held = |u: isize| band.iter().any(|&(r, c)| r as isize - c as isize == u);
+        let mut down_bit = [0u32; 2 * MAX_N];
+        let mut up_bit = [0u32; 2 * MAX_N];
+        let mut bit = 0;
+        for (d, slot) in down_bit.iter_mut().enumerate().take(n + s - 1).skip(n - s) {
+            if !down_held(d) {
+                *slot = 1 << bit;
+                bit += 1;
+            }
+        }
+        let s_i = s as isize;
+        for u in -(s_i - 1)..=(s_i - 1) {
+            if !up_held(u) {
+                up_bit[(u + MAX_N as isize) as usize] = 1 << bit;
+                bit += 1;
+            }
+        }
+        debug_assert!(bit <= 32);
+        let free_rows: Vec<usize> = (0..n)
+            .filter(|&r| band.iter().all(|&(b, _)| b != r))
+            .collect();
+        Layout {
+            band,
+            down_bit,
+            up_bit,
+            free_rows,
+        }
+    }
+
+    /// The geometry of the side on `columns` (listed from the band outward).
+    fn geometry(&self, layout: &Layout, columns: &[usize]) -> Geometry {
+        let s = self.side;
+        let left = columns.iter().copied().min().unwrap_or(0);
+        let mut free_index = [None; MAX_ROWS];
+        for (i, &r) in layout.free_rows.iter().enumerate() {
+            free_index[r] = Some(i);
+        }
+        let mut squares = [[None; MAX_ROWS]; MAX_SIDE];
+        for (i, (table, &c)) in squares.iter_mut().zip(columns).enumerate() {
+            for (r, square) in table.iter_mut().enumerate().take(self.n) {
+                let attacked = layout
+                    .band
+                    .iter()
+                    .any(|&(br, bc)| br == r || br + c == r + bc || br + bc == r + c);
+                if attacked {
+                    continue;
+                }
+                // The free rows it attacks diagonally in the two outer columns.
+                let mut outer = 0u32;
+                for (shift, j) in [(0, s - 2), (16, s - 1)] {
+                    if j <= i {
+                        continue;
+                    }
+                    let d = (j - i) as isize;
+                    for row in [r as isize - d, r as isize + d] {
+                        if let Some(Some(k)) = usize::try_from(row)
+                            .ok()
+                            .and_then(|r| (r < self.n).then(|| free_index[r]))
+                        {
+                            outer |= 1 << (shift + k);
+                        }
+                    }
+                }
+                let cl = c - left;
+                *square = Some(Square {
+                    diagonals: 1u64 << (r + cl) | 1u64 << (32 + r + s - 1 - cl),
+                    outer,
+                    footprint: layout.down_bit[r + c]
+                        | layout.up_bit[(r as isize - c as isize + MAX_N as isize) as usize],
+                });
+            }
+        }
+        let mut row_bit = [None; MAX_ROWS];
+        for (i, &r) in layout.free_rows.iter().enumerate() {
+            row_bit[r] = Some(1 << i);
+        }
+        Geometry {
+            columns: s,
+            n: self.n,
+            squares,
+            row_bit,
+        }
+    }
+
+    /// Builds the two sides of `config` into `sides`.
+    fn build(&self, config: &Config, ranks: &Ranks, sides: &mut Sides) {
+        let layout = self.layout(config);
+        let west: Vec<usize> = (0..self.first).rev().collect();
+        let east: Vec<usize> = (self.first + self.width..self.n).collect();
+        let (w, e) = (&mut sides.west, &mut sides.east);
+        rayon::join(
+            || w.build(&self.geometry(&layout, &west), ranks),
+            || e.build(&self.geometry(&layout, &east), ranks),
+        );
+    }
+
+    /// The number of placements with the band on `config` (its own, not its orbit's) and the
+    /// west on the row sets numbered `range` (in increasing order of their masks), skipping
+    /// those that symmetry counts elsewhere.
+    fn count_row_sets(
+        &self,
+        config: &Config,
+        sides: &Sides,
+        range: Range<u64>,
+        work: &mut Workspace,
+    ) -> u64 {
+        let s = self.side;
+        let all = (1u32 << (2 * s)) - 1;
+        let mut total = 0;
+        let mut set = unrank(range.start, s);
+        for _ in range {
+            // A mirrored configuration counts the smaller of a set and its complement, twice.
+            let counted = !config.mirrored || set < all ^ set;
+            if counted {
+                sides
+                    .west
+                    .sides_on(&sides.ranks, set, work.fast, &mut work.west);
+                if !work.west.is_empty() {
+                    sides
+                        .east
+                        .sides_on(&sides.ranks, all ^ set, work.fast, &mut work.east);
+                    if !work.east.is_empty() {
+                        let pairs = work.kernel.disjoint_pairs(&work.west, &work.east);
+                        total += if config.mirrored { 2 * pairs } else { pairs };
+                    }
+                }
+            }
+            set = next_set(set);
+        }
+        total
+    }
+
+    /// The ranks of the partial sides' row sets.
+    fn ranks(&self) -> Arc<Ranks> {
+        Arc::new(Ranks::new(2 * self.side, self.side - 2))
+    }
+
+    /// The number of placements with the band on `config` (its own, not its orbit's).
+    pub fn count_config(&self, config: &Config, work: &mut Workspace) -> u64 {
+        let mut sides = Sides::new(self.ranks());
+        let ranks = sides.ranks.clone();
+        self.build(config, &ranks, &mut sides);
+        self.count_row_sets(config, &sides, 0..self.row_sets(), work)
+    }
+}
+
+/// The set of `ones` bits numbered `index` in increasing order of masks (colex order).
+fn unrank(index: u64, ones: usize) -> u32 {
+    let binomial = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    let mut set = 0;
+    let mut rest = index;
+    for k in (1..=ones as u64).rev() {
+        // The largest c with C(c, k) <= rest.
+        let mut c = k - 1;
+        while binomial(c + 1, k) <= rest {
+            c += 1;
+        }
+        set |= 1 << c;
+        rest -= binomial(c, k);
+    }
+    set
+}
+
+/// The next set with as many bits, in increasing order of masks.
+#[inline]
+fn next_set(set: u32) -> u32 {
+    let low = set & set.wrapping_neg();
+    let ripple = set.wrapping_add(low);
+    ripple | (((set ^ ripple) >> 2) / low)
+}
+
+/// Where the band's queens stand and how the shared diagonals are numbered.
+struct Layout {
+    band: Vec<(usize, usize)>,
+    down_bit: [u32; 2 * MAX_N],
+    up_bit: [u32; 2 * MAX_N],
+    /// The rows without a band queen, top to bottom.
+    free_rows: Vec<usize>,
+}
+
+/// The two sides of one configuration, built once and shared by the threads that count its
+/// row sets.
+#[derive(Debug)]
+struct Sides {
+    ranks: Arc<Ranks>,
+    west: Side,
+    east: Side,
+}
+
+impl Sides {
+    fn new(ranks: Arc<Ranks>) -> Sides {
+        Sides {
+            ranks,
+            west: Side::default(),
+            east: Side::default(),
+        }
+    }
+}
+
+impl Config {
+    /// How many configurations this one stands for.
+    pub fn weight(&self) -> u64 {
+        u64::from(self.weight)
+    }
+}
+
+/// The buffers of one thread: the sides of the row set being counted.
+#[derive(Debug)]
+pub struct Workspace {
+    west: Vec<u32>,
+    east: Vec<u32>,
+    kernel: Kernel,
+    /// Whether the sides may be completed with AVX-512.
+    fast: bool,
+}
+
+impl Default for Workspace {
+    fn default() -> Workspace {
+        Workspace::new(Kernel::detect(), true)
+    }
+}
+
+impl Workspace {
+    /// A workspace counting with `kernel`, its sides completed with AVX-512 if `fast`.
+    pub fn new(kernel: Kernel, fast: bool) -> Workspace {
+        Workspace {
+            west: Vec::new(),
+            east: Vec::new(),
+            kernel,
+            fast,
+        }
+    }
+}
+
+/// A count laid out as numbered work units: the row sets of every configuration of a band.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    band: Band,
+    configs: Vec<Config>,
+    /// Row sets per configuration.
+    row_sets: u64,
+}
+
+impl Plan {
+    /// The plan of the default band of `n`, if `n` can be counted this way.
+    pub fn new(n: usize) -> Option<Plan> {
+        Band::default_for(n).map(Plan::with_band)
+    }
+
+    /// The plan of `band`.
+    pub fn with_band(band: Band) -> Plan {
+        Plan {
+            band,
+            configs: band.configs(),
+            row_sets: band.row_sets(),
+        }
+    }
+
+    /// The band.
+    pub fn band(&self) -> &Band {
+        &self.band
+    }
+
+    /// The number of work units.
+    pub fn units(&self) -> u64 {
+        self.configs.len() as u64 * self.row_sets
+    }
+
+    /// The units of shard `index` of `shards` (`index < shards`): the whole range cut into
+    /// `shards` consecutive pieces of equal length (to within one), so that the shards are
+    /// disjoint and cover every unit whatever the number of shards.
+    pub fn shard(&self, index: u64, shards: u64) -> Range<u64> {
+        let units = u128::from(self.units());
+        let cut = |i: u64| (units * u128::from(i) / u128::from(shards)) as u64;
+        cut(index)..cut(index + 1)
+    }
+
+    /// The number of placements counted by the units `range`, weighted by symmetry; `None`
+    /// when `control` said stop. Counts on the current rayon pool; progress in row sets.
+    pub fn count(&self, range: Range<u64>, control: &Control) -> Option<u128> {
+        let range = range.start.min(self.units())..range.end.min(self.units());
+        control.add_total(range.end.saturating_sub(range.start));
+        // Work items: (configuration, row sets) in order, at most CHUNK row sets each.
+        let mut items = Vec::new();
+        let mut at = range.start;
+        while at < range.end {
+            let config = (at / self.row_sets) as usize;
+            let config_end = (config as u64 + 1) * self.row_sets;
+            let end = range.end.min(config_end).min(at + CHUNK);
+            items.push((
+                config,
+                at - config as u64 * self.row_sets..end - config as u64 * self.row_sets,
+            ));
+            at = end;
+        }
+        let ranks = self.band.ranks();
+        // Each configuration's sides are built by the first item that needs them and dropped
+        // after its last item.
+        let mut left = vec![0usize; self.configs.len()];
+        for &(c, _) in &items {
+            left[c] += 1;
+        }
+        let shared: Vec<Mutex<(usize, Option<Arc<Sides>>)>> =
+            left.into_iter().map(|l| Mutex::new((l, None))).collect();
+        let pool: Mutex<Vec<Sides>> = Mutex::new(Vec::new());
+        let sides_of = |c: usize| -> Arc<Sides> {
+            let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(sides) = &slot.1 {
+                return sides.clone();
+            }
+            // Reuse the memory of a configuration done with (fresh pages cost page faults).
+            let spare = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut sides = spare.unwrap_or_else(|| Sides::new(ranks.clone()));
+            self.band.build(&self.configs[c], &ranks, &mut sides);
+            let sides = Arc::new(sides);
+            slot.1 = Some(sides.clone());
+            sides
+        };
+        let done = |c: usize| {
+            let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
+            slot.0 -= 1;
+            if slot.0 == 0 {
+                // Every item of the configuration is done, so this is the last reference.
+                if let Some(sides) = slot.1.take().and_then(|s| Arc::try_unwrap(s).ok()) {
+                    pool.lock().unwrap_or_else(|e| e.into_inner()).push(sides);
+                }
+            }
+        };
+        items
+            .into_par_iter()
+            .map_init(Workspace::default, |work, (c, sets)| {
+                if control.should_stop() {
+                    return None;
+                }
+                let sides = sides_of(c);
+                let config = &self.configs[c];
+                let size = sets.end - sets.start;
+                let count = self.band.count_row_sets(config, &sides, sets, work);
+                drop(sides);
+                done(c);
+                control.add_done(size);
+                Some(u128::from(count) * u128::from(config.weight))
+            })
+            .try_reduce(|| 0, |a, b| Some(a + b))
+    }
+}
+
+/// The number of placements of `n` non-attacking queens on an empty `n`x`n` board, for
+/// [`MIN_N`]` <= n <= `[`MAX_N`]; `None` otherwise or when `control` said stop. Counts on the
+/// current rayon pool; progress in row sets.
+pub fn count(n: usize, control: &Control) -> Option<u128> {
+    let plan = Plan::new(n)?;
+    plan.count(0..plan.units(), control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::placements;
+
+    /// OEIS A000170 from n = 6.
+    const A000170: [u128; 11] = [
+        4, 40, 92, 352, 724, 2680, 14_200, 73_712, 365_596, 2_279_184, 14_772_512,
+    ];
+
+    #[test]
+    fn counts_match_the_backtracker() {
+        for n in MIN_N..=10 {
+            let expected = placements::all(n).len() as u128;
+            assert_eq!(count(n, &Control::new()), Some(expected), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn counts_match_oeis() {
+        for (i, &expected) in A000170.iter().enumerate() {
+            let n = MIN_N + i;
+            assert_eq!(count(n, &Control::new()), Some(expected), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn every_band_width_gives_the_same_count() {
+        for n in MIN_N..=13 {
+            let expected = placements::all(n).len() as u128;
+            for k in 0..=n / 2 {
+                if let Some(band) = Band::new(n, k) {
+                    let plan = Plan::with_band(band);
+                    let got = plan.count(0..plan.units(), &Control::new());
+                    assert_eq!(got, Some(expected), "n = {n}, band {}", band.width());
+                }
+            }
+        }
+    }
+
+    /// The band's queens of `config` as (row, column), and the side columns.
+    fn board(band: &Band, config: &Config) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
+        let queens = (0..band.width)
+            .map(|i| (usize::from(config.rows[i]), band.first + i))
+            .collect();
+        let west = (0..band.first).collect();
+        let east = (band.first + band.width..band.n).collect();
+        (queens, west, east)
+    }
+
+    #[test]
+    fn every_configuration_matches_the_reference() {
+        // Every band width of small boards, every configuration, every kernel, with and
+        // without the vectorised quarter join.
+        for n in MIN_N..=11 {
+            for k in 0..=n / 2 {
+                let Some(band) = Band::new(n, k) else {
+                    continue;
+                };
+                let mut works: Vec<Workspace> = Kernel::available()
+                    .into_iter()
+                    .flat_map(|kernel| {
+                        [Workspace::new(kernel, false), Workspace::new(kernel, true)]
+                    })
+                    .collect();
+                for config in band.configs() {
+                    let (queens, west, east) = board(&band, &config);
+                    let expected = reference::count(n, &queens, &west, &east);
+                    for work in &mut works {
+                        assert_eq!(
+                            band.count_config(&config, work),
+                            expected,
+                            "n = {n}, band {}, {config:?}, {:?}",
+                            band.width,
+                            work.kernel
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_configurations_of_larger_boards_match_the_reference() {
+        use rand::RngExt;
+        let mut rng = crate::judge::rng(3);
+        for n in [12, 13, 14, 15, 16] {
+            let band = Band::default_for(n).unwrap();
+            let configs = band.configs();
+            let mut work = Workspace::default();
+            for _ in 0..6 {
+                let config = configs[rng.random_range(0..configs.len())];
+                let (queens, west, east) = board(&band, &config);
+                assert_eq!(
+                    band.count_config(&config, &mut work),
+                    reference::count(n, &queens, &west, &east),
+                    "n = {n}, {config:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn orbit_weights_cover_every_configuration() {
+        // The weights of the canonical configurations add up to all configurations.
+        for n in [6, 7, 10, 11] {
+            for k in 1..=2 {
+                let Some(band) = Band::new(n, k) else {
+                    continue;
+                };
+                let all = {
+                    let mut count = 0u64;
+                    let mut rows = [0u8; MAX_BAND];
+                    fn walk(b: &Band, c: usize, rows: &mut [u8; MAX_BAND], count: &mut u64) {
+                        if c == b.width {
+                            *count += 1;
+                            return;
+                        }
+                        for r in 0..b.n {
+                            let ok = (0..c).all(|p| {
+                                let q = usize::from(rows[p]);
+                                q != r && q.abs_diff(r) != c - p
+                            });
+                            if ok {
+                                rows[c] = r as u8;
+                                walk(b, c + 1, rows, count);
+                            }
+                        }
+                    }
+                    walk(&band, 0, &mut rows, &mut count);
+                    count
+                };
+                let weighted: u64 = band.configs().iter().map(Config::weight).sum();
+                assert_eq!(weighted, all, "n = {n}, k = {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn shards_add_up_to_the_whole_count() {
+        use rand::RngExt;
+        let mut rng = crate::judge::rng(11);
+        for n in [8, 9, 12, 13] {
+            let plan = Plan::new(n).unwrap();
+            let whole = plan.count(0..plan.units(), &Control::new()).unwrap();
+            let units = plan.units();
+            let mut counts = vec![1, 2, 3, 7, 100, units - 1, units, units + 5];
+            counts.extend((0..4).map(|_| rng.random_range(1..=units + 10)));
+            for shards in counts {
+                let mut sum = 0;
+                let mut next = 0;
+                for i in 0..shards {
+                    let range = plan.shard(i, shards);
+                    // Consecutive, disjoint, covering.
+                    assert_eq!(range.start, next, "n = {n}, {i} of {shards}");
+                    next = range.end;
+                    sum += plan.count(range, &Control::new()).unwrap();
+                }
+                assert_eq!(next, units);
+                assert_eq!(sum, whole, "n = {n}, {shards} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn row_sets_are_numbered_in_order() {
+        for s in 2..=MAX_SIDE {
+            let band = Band {
+                n: 2 * s + 2,
+                first: s,
+                width: 2,
+                side: s,
+            };
+            let mut set = (1u32 << s) - 1;
+            for i in 0..band.row_sets() {
+                assert_eq!(unrank(i, s), set, "s = {s}, set {i}");
+                assert_eq!(set.count_ones() as usize, s);
+                set = next_set(set);
+            }
+            assert!(set >= 1 << (2 * s), "s = {s}: the last set is the largest");
+        }
+    }
+
+    #[test]
+    fn stops_when_asked() {
+        let control = Control::new();
+        control.stop();
+        assert_eq!(count(14, &control), None);
+    }
+
+    #[test]
+    fn out_of_range_sides_are_refused() {
+        assert_eq!(count(5, &Control::new()), None);
+        assert_eq!(count(MAX_N + 1, &Control::new()), None);
+        assert!(Band::new(12, 0).is_none());
+        assert!(Band::new(12, 5).is_none());
+    }
+}

@@ -1,0 +1,548 @@
+//! A count of an empty board split into shards: deterministic, disjoint work units that can
+//! run as separate processes (on a cluster scheduler, say), each writing a self-describing
+//! record, and the checked sum of the records.
+//!
+//! Shard `i` of `k` counts the `i`-th of `k` consecutive, equal pieces of the work units of
+//! [`band::Plan`] (the row sets of every band configuration), so the `k` shards cover every
+//! placement exactly once for any `k` (shards beyond the number of units are empty). Sides
+//! the band does not count (below [`band::MIN_N`] or above [`band::MAX_N`]) are one unit:
+//! shard 0 counts everything.
+//!
+//! A [`Record`] carries the board side, the shard, the count, the CPU time, the program's
+//! version and a check over its fields, so that [`merge`] can tell a missing, repeated,
+//! foreign or altered record from a good one.
+//!
+//! ```
+//! use chess_puzzles::nqueens::{shard, Control};
+//!
+//! let records: Vec<shard::Record> = (0..3)
+//!     .map(|i| {
+//!         let spec = shard::Spec::new(i, 3).unwrap();
+//!         let count = shard::count(10, spec, &Control::new()).unwrap();
+//!         shard::Record::new(10, spec, count, 0.0)
+//!     })
+//!     .collect();
+//! let text: String = records.iter().map(|r| r.to_json_line()).collect();
+//! let merged = shard::merge([("shards.jsonl", text.as_bytes())]).unwrap();
+//! assert_eq!(merged.map(|m| m.count), Ok(724));
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Control, band, count_all};
+
+/// The most shards a count may be split into.
+pub const MAX_SHARDS: u64 = 1_000_000_000;
+
+/// The longest line of a record file (records are about 200 bytes).
+pub const MAX_LINE: usize = 1 << 16;
+
+/// The version written into every record: shards of different versions may cut the work
+/// differently, so they are never merged together.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Shard `index` of `shards`, `0 <= index < shards <= MAX_SHARDS`.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Spec {
+    index: u64,
+    shards: u64,
+}
+
+impl Spec {
+    /// Shard `index` of `shards`, if `index < shards <= MAX_SHARDS`.
+    pub fn new(index: u64, shards: u64) -> Result<Spec, SpecError> {
+        if shards == 0 || shards > MAX_SHARDS {
+            return Err(SpecError::Shards(shards));
+        }
+        if index >= shards {
+            return Err(SpecError::Index { index, shards });
+        }
+        Ok(Spec { index, shards })
+    }
+
+    /// The shard's number, from 0.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The number of shards.
+    pub fn shards(&self) -> u64 {
+        self.shards
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.shards)
+    }
+}
+
+/// Why `--shard` was refused.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// Not two whole numbers separated by a slash.
+    #[error("expected I/K (shard I of K, e.g. 3/16), found '{0}'")]
+    Syntax(String),
+    /// The number of shards is 0 or too large.
+    #[error("expected a number of shards 1..{MAX_SHARDS}, found {0}")]
+    Shards(u64),
+    /// The shard's number is not below the number of shards.
+    #[error("expected a shard number 0..{} (shards count from 0), found {index}", .shards - 1)]
+    Index {
+        /// The shard asked for.
+        index: u64,
+        /// The number of shards.
+        shards: u64,
+    },
+}
+
+/// Reads `I/K`.
+impl FromStr for Spec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Spec, SpecError> {
+        let syntax = || SpecError::Syntax(s.to_string());
+        let (i, k) = s.split_once('/').ok_or_else(syntax)?;
+        let number = |t: &str| {
+            let t = t.trim();
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(syntax());
+            }
+            // Digits beyond u64 are out of range, not malformed.
+            Ok(t.parse::<u64>().unwrap_or(u64::MAX))
+        };
+        Spec::new(number(i)?, number(k)?)
+    }
+}
+
+/// The number of placements of `n` non-attacking queens on an empty board in shard `spec`;
+/// `None` when `control` said stop. Counts on the current rayon pool.
+pub fn count(n: usize, spec: Spec, control: &Control) -> Option<u128> {
+    match band::Plan::new(n) {
+        Some(plan) => plan.count(plan.shard(spec.index, spec.shards), control),
+        None if spec.index == 0 => count_all::count(n, control),
+        None => Some(0),
+    }
+}
+
+/// One shard's result, as written by `nqueens count N --shard I/K --format json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The board side.
+    pub n: u64,
+    /// The given queens: always none (shards count empty boards).
+    pub given: Vec<[u64; 2]>,
+    /// The shard's number, from 0.
+    pub shard: u64,
+    /// The number of shards.
+    pub shards: u64,
+    /// The placements counted.
+    pub count: u128,
+    /// The CPU time the shard took, in seconds.
+    pub cpu_seconds: f64,
+    /// The version of the program that counted it.
+    pub version: String,
+    /// A check over the other fields (but the CPU time): 16 hexadecimal digits.
+    pub check: String,
+}
+
+impl Record {
+    /// The record of shard `spec` of side `n` that counted `count`.
+    pub fn new(n: usize, spec: Spec, count: u128, cpu_seconds: f64) -> Record {
+        let mut record = Record {
+            n: n as u64,
+            given: Vec::new(),
+            shard: spec.index,
+            shards: spec.shards,
+            count,
+            // Microseconds are plenty, and keep the record short.
+            cpu_seconds: (cpu_seconds * 1e6).round() / 1e6,
+            version: VERSION.to_string(),
+            check: String::new(),
+        };
+        record.check = record.expected_check();
+        record
+    }
+
+    /// The check its fields call for: FNV-1a (64 bits) of a canonical line.
+    pub fn expected_check(&self) -> String {
+        let line = format!(
+            "chess-puzzles nqueens shard v1 n={} given={:?} shard={}/{} count={} version={}",
+            self.n, self.given, self.shard, self.shards, self.count, self.version
+        );
+        let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
+
+    /// The record as one line of JSON.
+    pub fn to_json_line(&self) -> String {
+        // A record of plain numbers and strings always serialises.
+        let mut line = serde_json::to_string(self).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+}
+
+/// The checked sum of a complete set of shard records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The board side.
+    pub n: u64,
+    /// The number of shards.
+    pub shards: u64,
+    /// The total count.
+    pub count: u128,
+    /// The CPU time of all shards, in seconds.
+    pub cpu_seconds: f64,
+}
+
+/// Why records could not be read at all (exit code 2 on the command line).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// A file could not be read.
+    #[error("{name}: cannot read: {error}")]
+    Io {
+        /// The file's name.
+        name: String,
+        /// What went wrong.
+        error: io::Error,
+    },
+    /// A line is not a record.
+    #[error(
+        "{name}:{line}:{column}: expected a shard record (one JSON object per line, as \
+             `nqueens count N --shard I/K --format json` writes), {found}"
+    )]
+    Syntax {
+        /// The file's name.
+        name: String,
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+        /// What was found instead.
+        found: String,
+    },
+}
+
+/// Where a record came from.
+#[derive(Clone, Debug)]
+struct Origin {
+    name: String,
+    line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.name, self.line)
+    }
+}
+
+/// The most problems [`merge`] lists.
+const MAX_PROBLEMS: usize = 20;
+
+/// Reads the records of every input (`(name, reader)`; empty lines are skipped) and sums
+/// them. `Ok(Ok(merged))` when exactly the shards `0..K` of one count are there, once each,
+/// intact; `Ok(Err(problems))` naming each missing, repeated, foreign or corrupted record
+/// (at most [`MAX_PROBLEMS`] lines) otherwise; `Err` when an input is unreadable or a line is
+/// not a record.
+pub fn merge<R: Read>(
+    inputs: impl IntoIterator<Item = (impl Into<String>, R)>,
+) -> Result<Result<Merged, Vec<String>>, MergeError> {
+    let mut first: Option<(Record, Origin)> = None;
+    let mut seen: HashMap<u64, Origin> = HashMap::new();
+    let mut problems = Vec::new();
+    let mut total = 0u128;
+    let mut cpu = 0.0;
+    for (name, reader) in inputs {
+        let name = name.into();
+        let mut reader = BufReader::new(reader);
+        let mut buffer = Vec::new();
+        let mut line = 0;
+        loop {
+            buffer.clear();
+            line += 1;
+            let read = reader
+                .by_ref()
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buffer)
+                .map_err(|error| MergeError::Io {
+                    name: name.clone(),
+                    error,
+                })?;
+            if read == 0 {
+                break;
+            }
+            if buffer.len() > MAX_LINE {
+                return Err(MergeError::Syntax {
+                    name,
+                    line,
+                    column: MAX_LINE + 1,
+                    found: format!("a line longer than {MAX_LINE} bytes"),
+                });
+            }
+            let text = String::from_utf8_lossy(&buffer);
+            if text.trim().is_empty() {
+                continue;
+            }
+            let record: Record =
+                serde_json::from_str(text.trim_end()).map_err(|e| MergeError::Syntax {
+                    name: name.clone(),
+                    line,
+                    column: e.column().max(1),
+                    // serde's message ends with its own position, given separately here.
+                    found: {
+                        let message = e.to_string();
+                        let cut = message.rfind(" at line ").unwrap_or(message.len());
+                        format!("found {}", &message[..cut])
+                    },
+                })?;
+            let origin = Origin {
+                name: name.clone(),
+                line,
+            };
+            if record.check != record.expected_check() {
+                problems.push(format!(
+                    "{origin}: corrupted record: its check {} does not match its fields \
+                     (shard {}/{}, count {})",
+                    record.check, record.shard, record.shards, record.count
+                ));
+                continue;
+            }
+            let Some((head, head_origin)) = &first else {
+                first = Some((record.clone(), origin.clone()));
+                if accept(&record, &origin, &mut seen, &mut problems) {
+                    total += record.count;
+                    cpu += record.cpu_seconds;
+                }
+                continue;
+            };
+            if (record.n, record.shards, &record.version, &record.given)
+                != (head.n, head.shards, &head.version, &head.given)
+            {
+                problems.push(format!(
+                    "{origin}: foreign record: n = {}, {} shards, version {}; the first record \
+                     ({head_origin}) has n = {}, {} shards, version {}",
+                    record.n, record.shards, record.version, head.n, head.shards, head.version
+                ));
+                continue;
+            }
+            if accept(&record, &origin, &mut seen, &mut problems) {
+                total += record.count;
+                cpu += record.cpu_seconds;
+            }
+        }
+    }
+    let Some((head, _)) = first else {
+        problems.push("no shard record in the input".to_string());
+        return Ok(Err(problems));
+    };
+    let missing = head.shards - seen.len() as u64;
+    if missing > 0 {
+        let mut list = Vec::new();
+        for i in 0..head.shards {
+            if !seen.contains_key(&i) {
+                list.push(i.to_string());
+                if list.len() == 10 {
+                    break;
+                }
+            }
+        }
+        let more = if missing > list.len() as u64 {
+            ", ..."
+        } else {
+            ""
+        };
+        problems.push(format!(
+            "missing {missing} of {} shards: {}{more}",
+            head.shards,
+            list.join(", ")
+        ));
+    }
+    if problems.is_empty() {
+        Ok(Ok(Merged {
+            n: head.n,
+            shards: head.shards,
+            count: total,
+            cpu_seconds: cpu,
+        }))
+    } else {
+        problems.truncate(MAX_PROBLEMS);
+        Ok(Err(problems))
+    }
+}
+
+/// Takes note of a record of the right count; false (with a problem) if it cannot be added.
+fn accept(
+    record: &Record,
+    origin: &Origin,
+    seen: &mut HashMap<u64, Origin>,
+    problems: &mut Vec<String>,
+) -> bool {
+    if record.shards == 0 || record.shards > MAX_SHARDS || record.shard >= record.shards {
+        problems.push(format!(
+            "{origin}: corrupted record: shard {} of {} does not exist",
+            record.shard, record.shards
+        ));
+        return false;
+    }
+    if !record.given.is_empty() {
+        problems.push(format!("{origin}: foreign record: it has given queens"));
+        return false;
+    }
+    if let Some(before) = seen.get(&record.shard) {
+        problems.push(format!(
+            "{origin}: repeated record: shard {} of {} is also at {before}",
+            record.shard, record.shards
+        ));
+        return false;
+    }
+    seen.insert(record.shard, origin.clone());
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(n: usize, shards: u64) -> Vec<Record> {
+        (0..shards)
+            .map(|i| {
+                let spec = Spec::new(i, shards).unwrap();
+                Record::new(n, spec, count(n, spec, &Control::new()).unwrap(), 0.5)
+            })
+            .collect()
+    }
+
+    fn text(records: &[Record]) -> String {
+        records.iter().map(Record::to_json_line).collect()
+    }
+
+    fn merged(text: &str) -> Result<Merged, Vec<String>> {
+        merge([("r.jsonl", text.as_bytes())]).unwrap()
+    }
+
+    #[test]
+    fn specs_are_read_and_checked() {
+        assert_eq!("3/16".parse::<Spec>(), Spec::new(3, 16));
+        assert_eq!("0/1".parse::<Spec>().map(|s| s.shards()), Ok(1));
+        assert!(matches!(
+            "16/16".parse::<Spec>(),
+            Err(SpecError::Index { .. })
+        ));
+        assert!(matches!("0/0".parse::<Spec>(), Err(SpecError::Shards(0))));
+        assert!(matches!(
+            "1/1000000001".parse::<Spec>(),
+            Err(SpecError::Shards(_))
+        ));
+        assert!(matches!(
+            "1/99999999999999999999999".parse::<Spec>(),
+            Err(SpecError::Shards(_))
+        ));
+        for bad in ["", "3", "3/", "/3", "a/3", "3/b", "-1/3", "3/4/5", "1.5/3"] {
+            assert!(
+                matches!(bad.parse::<Spec>(), Err(SpecError::Syntax(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn shards_sum_to_the_count_for_every_side() {
+        // OEIS A000170, n = 1..=12: inside and outside the band's range.
+        let expected = [1u128, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14_200];
+        for (i, &whole) in expected.iter().enumerate() {
+            let n = i + 1;
+            for shards in [1, 2, 5, 64] {
+                let sum: u128 = records(n, shards).iter().map(|r| r.count).sum();
+                assert_eq!(sum, whole, "n = {n}, {shards} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn merge_sums_a_complete_set_in_any_order() {
+        let mut all = records(11, 7);
+        all.reverse();
+        let m = merged(&text(&all)).unwrap();
+        assert_eq!((m.n, m.shards, m.count), (11, 7, 2680));
+        assert!((m.cpu_seconds - 3.5).abs() < 1e-9);
+        // Split over several inputs, with blank lines.
+        let (a, b) = all.split_at(3);
+        let (ta, tb) = (format!("\n{}\n", text(a)), text(b));
+        let m = merge([("a", ta.as_bytes()), ("b", tb.as_bytes())]).unwrap();
+        assert_eq!(m.map(|m| m.count), Ok(2680));
+    }
+
+    #[test]
+    fn merge_names_missing_repeated_foreign_and_corrupted_records() {
+        let all = records(10, 5);
+        // Missing.
+        let problems = merged(&text(&all[1..])).unwrap_err();
+        assert_eq!(problems, ["missing 1 of 5 shards: 0"]);
+        // Repeated.
+        let mut twice = all.clone();
+        twice.push(all[2].clone());
+        let problems = merged(&text(&twice)).unwrap_err();
+        assert!(
+            problems[0].starts_with("r.jsonl:6: repeated record: shard 2 of 5"),
+            "{problems:?}"
+        );
+        // Foreign: another side, another number of shards, another version.
+        let mut foreign = all.clone();
+        foreign.push(records(9, 5)[0].clone());
+        let mut other = records(10, 4)[1].clone();
+        other.version = "0.0.0".into();
+        other.check = other.expected_check();
+        foreign.push(other);
+        let problems = merged(&text(&foreign)).unwrap_err();
+        assert_eq!(problems.len(), 2);
+        assert!(
+            problems.iter().all(|p| p.contains("foreign record")),
+            "{problems:?}"
+        );
+        // Corrupted: a count changed, the check left.
+        let mut altered = all.clone();
+        altered[3].count += 1;
+        let problems = merged(&text(&altered)).unwrap_err();
+        assert!(
+            problems[0].starts_with("r.jsonl:4: corrupted record"),
+            "{problems:?}"
+        );
+        // Nothing at all.
+        assert_eq!(merged("\n").unwrap_err(), ["no shard record in the input"]);
+    }
+
+    #[test]
+    fn unreadable_lines_are_located() {
+        let good = text(&records(8, 2));
+        for (bad, line) in [
+            (format!("{good}not json\n"), 3),
+            (format!("{{\"n\": 8}}\n{good}"), 1),
+            (good.replacen("\"count\":", "\"count\":\"x", 1), 1),
+            (format!("{good}{}\n", "x".repeat(MAX_LINE + 5)), 3),
+        ] {
+            match merge([("f", bad.as_bytes())]) {
+                Err(MergeError::Syntax { line: l, .. }) => assert_eq!(l, line, "{bad:.60}"),
+                other => panic!("{bad:.60}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn counts_beyond_64_bits_round_trip() {
+        let spec = Spec::new(0, 1).unwrap();
+        let big = Record::new(30, spec, u128::from(u64::MAX) * 7, 1.0);
+        let back: Record = serde_json::from_str(big.to_json_line().trim()).unwrap();
+        assert_eq!(back, big);
+    }
+}

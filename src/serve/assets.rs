@@ -1,0 +1,81 @@
+//! The page: HTML, CSS and ES modules embedded in the binary, served from a fixed table (no
+//! request ever reaches the file system).
+
+use axum::Router;
+use axum::http::header::{self, HeaderValue};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+/// One embedded file: its path on the server, its content type and its bytes.
+#[derive(Copy, Clone, Debug)]
+pub struct Asset {
+    /// The path it is served at.
+    pub path: &'static str,
+    /// Its content type.
+    pub content_type: &'static str,
+    /// Its text.
+    pub text: &'static str,
+}
+
+macro_rules! asset {
+    ($path:literal, $file:literal, $type:expr) => {
+        Asset {
+            path: $path,
+            content_type: $type,
+            text: include_str!(concat!("web/", $file)),
+        }
+    };
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// Every file of the page.
+pub const ASSETS: &[Asset] = &[
+    asset!("/", "index.html", HTML),
+    asset!("/style.css", "style.css", CSS),
+    asset!("/favicon.svg", "favicon.svg", SVG),
+    asset!("/js/main.js", "js/main.js", JS),
+    asset!("/js/api.js", "js/api.js", JS),
+    asset!("/js/board.js", "js/board.js", JS),
+    asset!("/js/io.js", "js/io.js", JS),
+    asset!("/js/queens.js", "js/queens.js", JS),
+    asset!("/js/sultan.js", "js/sultan.js", JS),
+    asset!("/js/tour.js", "js/tour.js", JS),
+    asset!("/js/showdown.js", "js/showdown.js", JS),
+    asset!("/js/nqueens.js", "js/nqueens.js", JS),
+];
+
+/// The embedded file served at `path`, if any.
+pub fn find(path: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|a| a.path == path)
+}
+
+/// The page's routes: every embedded file at its path (GET and HEAD).
+pub fn routes() -> Router {
+    let mut router = Router::new();
+    for asset in ASSETS {
+        router = router.route(asset.path, get(move || async move { serve(asset) }));
+    }
+    router.fallback(|uri: Uri| async move {
+        (
+            StatusCode::NOT_FOUND,
+            format!("no page at {}\n", uri.path()),
+        )
+    })
+}
+
+fn serve(asset: &'static Asset) -> Response {
+    let mut response = asset.text.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
+    // The files change only with the binary; a reload should still see a new one.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}

@@ -1,0 +1,215 @@
+//! `chess-puzzles serve`: a local web board for every puzzle and the JSON API behind it.
+//!
+//! The page (HTML, CSS, plain ES modules drawing SVG boards) is embedded in the binary
+//! ([`assets`]) and needs nothing from the network. The API ([`api`]) answers a judge input
+//! with exactly the JSON Lines that `chess-puzzles <puzzle> --format json` writes for it,
+//! through the same `run` functions as the command line.
+//!
+//! A server on a shared machine must not be a way to exhaust it, so every request passes
+//! through the same limits ([`Limits`]): bodies are capped; solves run on tokio's blocking pool
+//! behind a gate of one solver per core with a short bounded queue (the rest are answered
+//! 503); every solve has a server-side time limit (504 past it); the page's origin is the only
+//! one allowed to call the API, and only under the Host names the server was bound to
+//! ([`guard`]).
+//!
+//! ```no_run
+//! use chess_puzzles::serve::{self, Config};
+//!
+//! // Serves on 127.0.0.1:8080 (or the next free port) until Ctrl-C.
+//! serve::run(Config::default(), |url| println!("{url}")).unwrap();
+//! ```
+
+pub mod api;
+pub mod assets;
+mod gate;
+pub mod guard;
+mod params;
+mod stream;
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+/// The port tried first when none is given.
+pub const DEFAULT_PORT: u16 = 8080;
+
+/// How many ports after the requested one are tried when it is taken.
+pub const PORTS_TRIED: u16 = 100;
+
+/// What one server allows each request.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The largest request body, in bytes (413 above it).
+    pub max_body: usize,
+    /// The longest any solve may take: the cap of showdown's budget and of every count,
+    /// listing and `nqueens best`, and the time limit of the other puzzles (504 past it).
+    pub max_time: Duration,
+    /// How many solves run at once (one per core by default).
+    pub solvers: usize,
+    /// How many requests may wait for a solver; more are answered 503 at once.
+    pub queue: usize,
+    /// How long a request waits for a solver before it is answered 503.
+    pub queue_wait: Duration,
+    /// How long a client may take to send its request body (408 after it).
+    pub body_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Limits {
+            max_body: 1 << 20,
+            max_time: Duration::from_secs(10),
+            solvers: cores,
+            queue: 64,
+            queue_wait: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Where to listen and what to allow.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to bind (loopback by default).
+    pub bind: IpAddr,
+    /// The port tried first; when it is taken the next ones are tried (see [`PORTS_TRIED`]).
+    /// 0 lets the system choose a free one.
+    pub port: u16,
+    /// The limits of every request.
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: DEFAULT_PORT,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// No port could be bound.
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        /// The last address tried.
+        address: SocketAddr,
+        /// Why binding failed.
+        source: io::Error,
+    },
+    /// Every port of the range was taken.
+    #[error("ports {first} to {last} on {ip} are all taken")]
+    NoFreePort {
+        /// The address.
+        ip: IpAddr,
+        /// The first port tried.
+        first: u16,
+        /// The last port tried.
+        last: u16,
+    },
+    /// The runtime could not be started, or serving failed.
+    #[error("the server failed: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Binds `ip:port`, or the next free port of the [`PORTS_TRIED`] that follow it when it is
+/// taken (port 0: one the system chooses).
+pub async fn bind(ip: IpAddr, port: u16) -> Result<TcpListener, ServeError> {
+    let last = port.saturating_add(PORTS_TRIED - 1);
+    let ports = if port == 0 { 0..=0 } else { port..=last };
+    for p in ports {
+        let address = SocketAddr::new(ip, p);
+        match TcpListener::bind(address).await {
+            Ok(listener) => return Ok(listener),
+            Err(e) if e.kind() == io::ErrorKind::AddrInUse && port != 0 => continue,
+            Err(source) => return Err(ServeError::Bind { address, source }),
+        }
+    }
+    Err(ServeError::NoFreePort {
+        ip,
+        first: port,
+        last,
+    })
+}
+
+/// The whole application: the page, the API and the guards, for a server listening on
+/// `local` (whose address decides which Host names are accepted).
+pub fn router(limits: Limits, local: SocketAddr) -> Router {
+    let state = Arc::new(api::State::new(limits));
+    Router::new()
+        .merge(assets::routes())
+        .nest("/api", api::routes(state))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard::Guard::new(local)),
+            guard::check,
+        ))
+}
+
+/// Serves on `listener` until `shutdown` completes, then lets the requests under way finish
+/// (at most `limits.max_time` and a little more).
+pub async fn serve(
+    listener: TcpListener,
+    limits: Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let local = listener.local_addr()?;
+    let grace = limits.max_time + Duration::from_secs(2);
+    let app = router(limits, local);
+    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown.await;
+        let _ = stopping.send(());
+    });
+    let server = std::pin::pin!(server.into_future());
+    // Once asked to stop, requests under way get `grace` to finish; then the server stops
+    // anyway (a client that never reads its answer must not keep it up).
+    let forced = async move {
+        if stopped.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let forced = std::pin::pin!(forced);
+    match futures_util::future::select(server, forced).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(((), _)) => Ok(()),
+    }
+}
+
+/// Starts a runtime, binds `config`'s address (see [`bind`]), calls `ready` with the page's
+/// URL, and serves until Ctrl-C.
+pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = bind(config.bind, config.port).await?;
+        let local = listener.local_addr()?;
+        ready(&url(local));
+        let ctrl_c = async {
+            // If the signal cannot be watched the server runs until it is killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        serve(listener, config.limits, ctrl_c).await?;
+        Ok(())
+    })
+}
+
+/// The page's address for a server listening on `local`.
+pub fn url(local: SocketAddr) -> String {
+    format!("http://{local}/")
+}

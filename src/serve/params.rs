@@ -1,0 +1,104 @@
+//! Query parameters, read strictly: a name the endpoint does not know, a repeated name, or a
+//! value that does not parse is a 400 that says which.
+
+use std::str::FromStr;
+
+use axum::http::StatusCode;
+
+use super::api::ApiError;
+
+/// The decoded `name=value` pairs of a query string, taken one name at a time.
+#[derive(Debug, Default)]
+pub struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    /// Decodes a query string (`None`: no query).
+    pub fn parse(query: Option<&str>) -> Params {
+        let pairs = query
+            .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+            .unwrap_or_default();
+        Params { pairs }
+    }
+
+    /// Every value of `name`, in order, removed from the rest.
+    pub fn take_all(&mut self, name: &str) -> Vec<String> {
+        let (taken, rest) = std::mem::take(&mut self.pairs)
+            .into_iter()
+            .partition(|(k, _)| k == name);
+        self.pairs = rest;
+        taken.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The value of `name` if given (once), parsed.
+    pub fn take<T: FromStr>(&mut self, name: &str, expected: &str) -> Result<Option<T>, ApiError> {
+        let mut values = self.take_all(name);
+        match values.len() {
+            0 => Ok(None),
+            1 => {
+                let value = values.remove(0);
+                value.trim().parse().map(Some).map_err(|_| {
+                    bad_request(format!("{name}: expected {expected}, found '{value}'"))
+                })
+            }
+            _ => Err(bad_request(format!(
+                "{name}: expected one value, found several"
+            ))),
+        }
+    }
+
+    /// A yes/no flag: absent, empty, `true` or `1` (yes), `false` or `0` (no).
+    pub fn flag(&mut self, name: &str) -> Result<bool, ApiError> {
+        let mut values = self.take_all(name);
+        match values.len() {
+            0 => Ok(false),
+            1 => match values.remove(0).as_str() {
+                "" | "true" | "1" => Ok(true),
+                "false" | "0" => Ok(false),
+                other => Err(bad_request(format!(
+                    "{name}: expected true or false, found '{other}'"
+                ))),
+            },
+            _ => Err(bad_request(format!(
+                "{name}: expected one value, found several"
+            ))),
+        }
+    }
+
+    /// Fails on any name not taken yet.
+    pub fn finish(self) -> Result<(), ApiError> {
+        match self.pairs.first() {
+            None => Ok(()),
+            Some((name, _)) => Err(bad_request(format!(
+                "unknown query parameter '{name}' (the README lists each endpoint's)"
+            ))),
+        }
+    }
+}
+
+fn bad_request(message: String) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_decoded_taken_and_checked() {
+        let mut p = Params::parse(Some("n=8&fix=1%2C1&fix=3,5&open&limit=x"));
+        assert_eq!(p.take::<u64>("n", "a number").unwrap(), Some(8));
+        assert_eq!(p.take_all("fix"), vec!["1,1", "3,5"]);
+        assert!(p.flag("open").unwrap());
+        assert!(p.take::<u64>("limit", "a number").is_err());
+        assert!(p.finish().is_ok());
+
+        let mut p = Params::parse(Some("n=8&n=9"));
+        assert!(p.take::<u64>("n", "a number").is_err());
+        let p = Params::parse(Some("colour=red"));
+        assert!(p.finish().is_err());
+        let mut p = Params::parse(None);
+        assert_eq!(p.take::<u64>("n", "a number").unwrap(), None);
+    }
+}

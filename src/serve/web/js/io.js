@@ -1,0 +1,97 @@
+// The judge formats in and out of every view: paste or load an input, copy or download the
+// output.
+
+function button(text, parent, cls = '') {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  if (cls) b.className = cls;
+  parent.appendChild(b);
+  return b;
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Fills the `.io[data-puzzle=...]` block of a view. `solveInput(text)` is called with a pasted
+ * or loaded input; the view sets the output with `setOutput`.
+ */
+export function makeIo(puzzle, solveInput, placeholder = '') {
+  const root = document.querySelector(`.io[data-puzzle="${puzzle}"]`);
+  root.replaceChildren();
+  const left = document.createElement('div');
+  const right = document.createElement('div');
+  root.append(left, right);
+
+  const inLabel = document.createElement('label');
+  inLabel.htmlFor = `${puzzle}-input`;
+  inLabel.innerHTML = '<h3>Judge input</h3>';
+  const input = document.createElement('textarea');
+  input.id = `${puzzle}-input`;
+  input.spellcheck = false;
+  input.placeholder = placeholder;
+  const inButtons = document.createElement('div');
+  inButtons.className = 'buttons';
+  const solve = button('Solve this input', inButtons, 'primary');
+  solve.id = `${puzzle}-solve-input`;
+  const fileLabel = document.createElement('label');
+  fileLabel.textContent = 'Load a file ';
+  const file = document.createElement('input');
+  file.type = 'file';
+  fileLabel.appendChild(file);
+  inButtons.appendChild(fileLabel);
+  const saveInput = button('Download input', inButtons);
+  left.append(inLabel, input, inButtons);
+
+  const outTitle = document.createElement('h3');
+  outTitle.textContent = 'Judge output';
+  const output = document.createElement('pre');
+  output.id = `${puzzle}-output`;
+  output.tabIndex = 0;
+  output.setAttribute('aria-label', 'Judge output');
+  const outButtons = document.createElement('div');
+  outButtons.className = 'buttons';
+  const copy = button('Copy output', outButtons);
+  const save = button('Download output', outButtons);
+  const error = document.createElement('p');
+  error.id = `${puzzle}-error`;
+  error.className = 'error';
+  error.setAttribute('role', 'alert');
+  right.append(outTitle, output, outButtons, error);
+
+  const io = {
+    setInput(text) { input.value = text; },
+    input() { return input.value; },
+    setOutput(text) { output.textContent = text; error.textContent = ''; },
+    output() { return output.textContent; },
+    setError(message) { error.textContent = message ? `error: ${message}` : ''; },
+    async run(action) {
+      io.setError('');
+      try {
+        await action();
+      } catch (e) {
+        if (e.name !== 'AbortError') io.setError(e.message);
+      }
+    },
+  };
+  solve.addEventListener('click', () => io.run(() => solveInput(input.value)));
+  file.addEventListener('change', async () => {
+    const f = file.files[0];
+    if (!f) return;
+    input.value = await f.text();
+    io.run(() => solveInput(input.value));
+  });
+  saveInput.addEventListener('click', () => download(`${puzzle}.in`, input.value));
+  copy.addEventListener('click', () => navigator.clipboard.writeText(output.textContent));
+  save.addEventListener('click', () => download(`${puzzle}.out`, output.textContent));
+  return io;
+}

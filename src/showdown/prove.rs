@@ -1,0 +1,580 @@
+//! Proofs of optimality: the [MILP](super::model) solved by HiGHS (cargo feature `milp`).
+//!
+//! [`prove`] starts from an answer (the optimiser's) and either proves it optimal, or finds a
+//! cheaper one, or stops at its time limit with the best answer found and a certified lower
+//! bound. Two schemes ([`Scheme`]):
+//! - **exact** (the default): the exact rows of every king from the start, one solve.
+//! - **lazy**: the covering relaxation first; the kings its answer does not
+//!   really check on the final board get their exact rows and the model is solved again,
+//!   until an answer of the model is valid (it is then optimal) or the time is up. Every
+//!   round's model is a relaxation, so its dual bound bounds every answer; a round's answers
+//!   that are valid (checked by the judge) are answers; an invalid one is also completed by
+//!   the exact branch and bound, which may give a cheaper valid answer.
+//!
+//! Honesty: an answer is called optimal only when HiGHS reports the model optimal with no gap
+//! left and the model's answer is valid, or when the answer's cost meets a certified bound.
+//! A solve stopped by its time limit or by an interrupt gives its dual bound, rounded down
+//! with room for the solver's tolerances, never "optimal". Every answer returned has passed
+//! [`judge::verify`](super::judge::verify).
+
+use std::ffi::{c_char, c_int, c_void};
+use std::io::{Read, Write};
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use highs::{HighsModelStatus, RowProblem, Sense};
+
+use super::board::Board;
+use super::candidates::Candidates;
+use super::construction::prune;
+use super::exhaustive;
+use super::instance::{Answer, Instance, Placement};
+use super::judge::verify;
+use super::model::Model;
+use super::reader::Reader;
+use super::solver::{self, Budget, Solution};
+use super::{Options, write_solution};
+use crate::error::{ParseError, ParseErrorKind, RunError};
+use crate::input::Scanner;
+
+/// How the MILP is set up.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub enum Scheme {
+    /// Every king's exact rows from the start (the default: on the dense benchmark set it
+    /// proves every test the lazy scheme proves and one more, with tighter bounds elsewhere).
+    #[default]
+    Exact,
+    /// The covering relaxation, then exact rows for the kings its answers leave unchecked,
+    /// round after round.
+    Lazy,
+}
+
+/// Why a MILP solve failed (a proof then ends with what it has).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProveError {
+    /// HiGHS refused the model or failed while solving it.
+    #[error("the MILP solver failed: {0}")]
+    Solver(String),
+}
+
+/// How a proof ended.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Ending {
+    /// The answer is proven optimal.
+    Optimal,
+    /// The time limit came first.
+    TimeLimit,
+    /// The caller's interrupt flag was raised.
+    Interrupted,
+    /// The solver stopped for another reason, or failed (said in the message).
+    Stopped(String),
+}
+
+/// The result of [`prove`].
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// The best answer found (verified) and the certified lower bound; `optimal()` is true
+    /// exactly when the answer is proven optimal.
+    pub solution: Solution,
+    /// How it ended.
+    pub ending: Ending,
+    /// How many MILP solves were made.
+    pub rounds: u32,
+    /// How many kings had exact rows in the last model.
+    pub exact_kings: usize,
+    /// How many kings the test has.
+    pub kings: usize,
+}
+
+/// What [`prove`] reports while it works: the best answer's cost and the best bound so far.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Progress {
+    /// The cost of the best valid answer.
+    pub cost: u64,
+    /// The certified lower bound.
+    pub lower_bound: u64,
+    /// The MILP solve under way, from 1.
+    pub round: u32,
+}
+
+/// The relative room left below a solver's dual bound for its floating-point tolerances.
+const BOUND_TOLERANCE: f64 = 1e-6;
+/// The node limit of the branch and bound that completes a relaxation's answer.
+const REPAIR_NODES: u64 = 20_000;
+
+/// The largest integer that a solver's dual bound `value` certifies: the costs are integers,
+/// so any answer costs at least the bound rounded up, once the tolerances are allowed for.
+pub fn certified(value: f64) -> u64 {
+    if !value.is_finite() || value <= 0.0 {
+        return 0;
+    }
+    let safe = value - BOUND_TOLERANCE * value.max(1.0);
+    safe.ceil().max(0.0) as u64
+}
+
+/// Proves `start` optimal or improves it, until `deadline` or until `interrupt` is raised.
+/// `progress` is called now and then from the solving thread. With `seed`, HiGHS's random
+/// choices.
+pub fn prove(
+    instance: &Instance,
+    start: &Solution,
+    scheme: Scheme,
+    deadline: Instant,
+    seed: u64,
+    interrupt: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Proof {
+    let mut best = start.answer.clone();
+    let mut bound = start.lower_bound;
+    let mut rounds = 0;
+    let mut model = Model::new(instance);
+    model.add_covers();
+    if scheme == Scheme::Exact {
+        model.add_exact_all();
+    }
+    let candidates = Candidates::new(instance);
+    let ending = loop {
+        if best.cost <= bound {
+            break Ending::Optimal;
+        }
+        if interrupt.load(Ordering::Relaxed) {
+            break Ending::Interrupted;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            break Ending::TimeLimit;
+        }
+        rounds += 1;
+        progress(Progress {
+            cost: best.cost,
+            lower_bound: bound,
+            round: rounds,
+        });
+        let warm = model.assignment(&best.pieces);
+        let round = match solve_model(
+            &model,
+            &warm,
+            deadline - now,
+            seed,
+            interrupt,
+            &mut |dual| {
+                progress(Progress {
+                    cost: best.cost,
+                    lower_bound: bound.max(certified(dual)),
+                    round: rounds,
+                })
+            },
+        ) {
+            Ok(round) => round,
+            Err(e) => break Ending::Stopped(e.to_string()),
+        };
+        bound = bound.max(certified(round.dual_bound));
+        for values in &round.solutions {
+            let pieces = model.pieces_of(values);
+            consider(instance, &mut best, pieces);
+        }
+        let last = round.last.as_ref().map(|v| model.pieces_of(v));
+        match round.status {
+            HighsModelStatus::Optimal => {
+                let Some(pieces) = last else {
+                    break Ending::Stopped("optimal without a solution".into());
+                };
+                let valid = verify(instance, &pieces).is_ok();
+                let cost = Answer::new(instance, pieces.clone()).cost;
+                if valid && round.gap_closed {
+                    // The relaxation's optimum is a valid answer: it is the optimum.
+                    consider(instance, &mut best, pieces);
+                    if best.cost == cost {
+                        bound = bound.max(cost);
+                    }
+                    continue;
+                }
+                if !valid {
+                    // The relaxation's optimum costs no more than the true optimum.
+                    if round.gap_closed {
+                        bound = bound.max(cost);
+                    }
+                    if let Some(repaired) = repair(instance, &candidates, &pieces, best.cost) {
+                        consider(instance, &mut best, repaired);
+                    }
+                    let unchecked = Model::unchecked_kings(instance, &pieces);
+                    let fresh: Vec<usize> = unchecked
+                        .into_iter()
+                        .filter(|&k| !model.is_exact(k))
+                        .collect();
+                    if fresh.is_empty() {
+                        break Ending::Stopped("an invalid answer despite exact rows".into());
+                    }
+                    for k in fresh {
+                        model.add_exact(k);
+                    }
+                    continue;
+                }
+                break Ending::Stopped("optimal with a gap".into());
+            }
+            HighsModelStatus::ReachedTimeLimit => {
+                break if interrupt.load(Ordering::Relaxed) {
+                    Ending::Interrupted
+                } else {
+                    Ending::TimeLimit
+                };
+            }
+            HighsModelStatus::ReachedInterrupt => {
+                break if interrupt.load(Ordering::Relaxed) {
+                    Ending::Interrupted
+                } else {
+                    Ending::TimeLimit
+                };
+            }
+            other => break Ending::Stopped(status_name(other).into()),
+        }
+    };
+    let exact_kings = (0..model.king_count())
+        .filter(|&k| model.is_exact(k))
+        .count();
+    let ending = if best.cost <= bound {
+        Ending::Optimal
+    } else {
+        ending
+    };
+    Proof {
+        solution: Solution {
+            lower_bound: bound.min(best.cost),
+            answer: best,
+        },
+        ending,
+        rounds,
+        exact_kings,
+        kings: model.king_count(),
+    }
+}
+
+/// The default time of a proof per test when no time limit is given.
+pub const DEFAULT_TIME_PER_TEST: Duration = Duration::from_secs(60);
+/// The part of a test's time the optimiser gets to find the answer the proof starts from.
+const SEARCH_SHARE: f64 = 0.1;
+/// The most time the optimiser gets per test (the MILP gains more from the rest).
+const SEARCH_MOST: Duration = Duration::from_millis(8500);
+/// The optimiser's time per test once interrupted: the tests left are answered quickly.
+const AFTER_INTERRUPT: Duration = Duration::from_millis(100);
+
+/// What [`run`] reports about each test.
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    /// Test `case` of `total` starts (the optimiser first).
+    Started {
+        /// From 1.
+        case: u64,
+        /// How many tests the input holds.
+        total: u64,
+    },
+    /// The proof of test `case` is under way.
+    Working {
+        /// From 1.
+        case: u64,
+        /// The best answer's cost and the bound so far.
+        progress: Progress,
+    },
+    /// Test `case` is done and its answer written.
+    Done {
+        /// From 1.
+        case: u64,
+        /// Its proof.
+        proof: &'a Proof,
+    },
+}
+
+/// The time of a whole proof run.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum ProofTime {
+    /// For the whole input, shared out among the tests still to come.
+    Whole(Duration),
+    /// For each test.
+    PerTest(Duration),
+}
+
+/// `showdown --prove`: for every test of `input`, the optimiser's answer (a tenth of the
+/// test's time, at most 8.5 s), then [`prove`] with the rest, each answer written to `out`
+/// in `options.format` as soon as its proof ends (`options.time_limit` is not used: `time`
+/// says). `events` hears of each test's start, progress and end.
+pub fn run<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &Options,
+    scheme: Scheme,
+    time: ProofTime,
+    interrupt: &AtomicBool,
+    mut events: impl FnMut(Event<'_>),
+) -> Result<(), RunError> {
+    let start = Instant::now();
+    let mut reader = Reader::new(Scanner::new(input))?;
+    let total = reader.total();
+    let mut case = 0u64;
+    while let Some(instance) = reader.next_instance()? {
+        case += 1;
+        events(Event::Started { case, total });
+        let share = match time {
+            ProofTime::PerTest(t) => t,
+            ProofTime::Whole(t) => {
+                t.saturating_sub(start.elapsed())
+                    / u32::try_from(total.saturating_sub(case) + 1).unwrap_or(u32::MAX)
+            }
+        };
+        let test_start = Instant::now();
+        let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // After an interrupt, the tests left get a quick answer each.
+        let search = if interrupt.load(Ordering::Relaxed) {
+            AFTER_INTERRUPT
+        } else {
+            SEARCH_MOST
+        };
+        let budget = Budget {
+            time: share.mul_f64(SEARCH_SHARE).min(search),
+            steps: options.steps,
+        };
+        let solved = solver::solve(&instance, &budget, seed).map_err(|e| {
+            ParseError::new(
+                reader.board_start(),
+                ParseErrorKind::Invalid,
+                "a board whose kings can all be checked at once",
+                e.to_string(),
+            )
+            .with_context(reader.context())
+        })?;
+        let proof = if solved.optimal() || interrupt.load(Ordering::Relaxed) {
+            Proof {
+                ending: if solved.optimal() {
+                    Ending::Optimal
+                } else {
+                    Ending::Interrupted
+                },
+                solution: solved,
+                rounds: 0,
+                exact_kings: 0,
+                kings: instance.king_count(),
+            }
+        } else {
+            prove(
+                &instance,
+                &solved,
+                scheme,
+                test_start + share,
+                seed,
+                interrupt,
+                &mut |progress| events(Event::Working { case, progress }),
+            )
+        };
+        write_solution(out, options.format, case, &instance, &proof.solution)
+            .and_then(|()| out.flush())
+            .map_err(RunError::Output)?;
+        events(Event::Done {
+            case,
+            proof: &proof,
+        });
+    }
+    Ok(())
+}
+
+/// Keeps `pieces` as the best answer when they are valid and cheaper.
+fn consider(instance: &Instance, best: &mut Answer, pieces: Vec<Placement>) {
+    if pieces.is_empty() || verify(instance, &pieces).is_err() {
+        return;
+    }
+    let answer = Answer::new(instance, pieces);
+    if answer.cost < best.cost {
+        *best = answer;
+    }
+}
+
+/// A valid answer from a relaxation's answer: its pieces, the kings it leaves unchecked
+/// checked by the exact branch and bound, redundant pieces removed; when cheaper than `below`.
+fn repair(
+    instance: &Instance,
+    candidates: &Candidates,
+    pieces: &[Placement],
+    below: u64,
+) -> Option<Vec<Placement>> {
+    let mut board = Board::new(instance);
+    let mut scratch = Vec::new();
+    for p in pieces {
+        let cell = board.cell(p.square);
+        if board.is_empty(cell) {
+            board.place(p.kind, cell, &mut scratch);
+        }
+    }
+    let room = below.checked_sub(board.cost())?;
+    let (_, completed) = exhaustive::complete(board, candidates, room, REPAIR_NODES)?;
+    let mut done = Board::new(instance);
+    for p in &completed {
+        let cell = done.cell(p.square);
+        done.place(p.kind, cell, &mut scratch);
+    }
+    prune(&mut done);
+    Some(done.placements())
+}
+
+fn status_name(status: HighsModelStatus) -> &'static str {
+    match status {
+        HighsModelStatus::Infeasible => "infeasible",
+        HighsModelStatus::Unbounded => "unbounded",
+        HighsModelStatus::ReachedIterationLimit => "iteration limit",
+        HighsModelStatus::ReachedSolutionLimit => "solution limit",
+        HighsModelStatus::SolveError => "solve error",
+        HighsModelStatus::ModelError => "model error",
+        _ => "other status",
+    }
+}
+
+/// One solve of the model.
+struct Round {
+    status: HighsModelStatus,
+    /// The solver's dual bound (a lower bound of the model's optimum).
+    dual_bound: f64,
+    /// True when the solver reports no gap left.
+    gap_closed: bool,
+    /// The final solution's column values, if there is one.
+    last: Option<Vec<f64>>,
+    /// Every improving solution seen during the solve.
+    solutions: Vec<Vec<f64>>,
+}
+
+/// What the callback sees and keeps.
+struct Watch<'a> {
+    interrupt: &'a AtomicBool,
+    columns: usize,
+    solutions: Vec<Vec<f64>>,
+    on_bound: &'a mut dyn FnMut(f64),
+    last_report: Instant,
+}
+
+/// HiGHS's callback: keeps improving solutions, reports the dual bound, stops on interrupt.
+///
+/// # Safety
+/// Called by HiGHS during `Highs_run` with `user` the `Watch` given to `Highs_setCallback`,
+/// which outlives the run; `out` and `input` are HiGHS's valid data for this call.
+unsafe extern "C" fn on_event(
+    kind: c_int,
+    _message: *const c_char,
+    out: *const highs_sys::HighsCallbackDataOut,
+    input: *mut highs_sys::HighsCallbackDataIn,
+    user: *mut c_void,
+) {
+    if user.is_null() || out.is_null() {
+        return;
+    }
+    // Safety: see the function's doc; HiGHS runs a MIP's callbacks on one thread at a time.
+    let (watch, out) = unsafe { (&mut *(user as *mut Watch), &*out) };
+    if kind == highs_sys::kHighsCallbackMipImprovingSolution as c_int {
+        let size = usize::try_from(out.mip_solution_size).unwrap_or(0);
+        if !out.mip_solution.is_null() && size == watch.columns {
+            // Safety: HiGHS hands a solution of `mip_solution_size` values.
+            let values = unsafe { std::slice::from_raw_parts(out.mip_solution, size) };
+            watch.solutions.push(values.to_vec());
+        }
+    } else if kind == highs_sys::kHighsCallbackSimplexInterrupt as c_int {
+        if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
+            // Safety: `input` is HiGHS's valid input data for this call.
+            unsafe { (*input).user_interrupt = 1 };
+        }
+    } else if kind == highs_sys::kHighsCallbackMipInterrupt as c_int {
+        if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
+            // Safety: `input` is HiGHS's valid input data for this call.
+            unsafe { (*input).user_interrupt = 1 };
+        }
+        if watch.last_report.elapsed() >= Duration::from_millis(200) {
+            watch.last_report = Instant::now();
+            (watch.on_bound)(out.mip_dual_bound);
+        }
+    }
+}
+
+/// Solves the model by HiGHS from the warm start `warm`, within `time`.
+fn solve_model(
+    model: &Model,
+    warm: &[f64],
+    time: Duration,
+    seed: u64,
+    interrupt: &AtomicBool,
+    on_bound: &mut dyn FnMut(f64),
+) -> Result<Round, ProveError> {
+    let mut problem = RowProblem::default();
+    let cols: Vec<highs::Col> = model
+        .columns()
+        .iter()
+        .map(|c| {
+            if c.integer {
+                problem.add_integer_column(c.cost, 0.0..=c.upper)
+            } else {
+                problem.add_column(c.cost, 0.0..=c.upper)
+            }
+        })
+        .collect();
+    for row in model.rows() {
+        problem.add_row(
+            row.lower..=row.upper,
+            row.entries.iter().map(|&(c, a)| (cols[c], a)),
+        );
+    }
+    let failed = |what: &str| ProveError::Solver(what.to_string());
+    let mut highs = problem
+        .try_optimise(Sense::Minimise)
+        .map_err(|e| ProveError::Solver(format!("{e:?}")))?;
+    highs.make_quiet();
+    let options: [(&str, f64); 3] = [
+        ("time_limit", time.as_secs_f64().max(0.001)),
+        ("mip_rel_gap", 0.0),
+        ("mip_abs_gap", 0.0),
+    ];
+    for (name, value) in options {
+        highs
+            .try_set_option(name, value)
+            .map_err(|_| failed(name))?;
+    }
+    highs
+        .try_set_option("random_seed", (seed % (i32::MAX as u64)) as i32)
+        .map_err(|_| failed("random_seed"))?;
+    highs.set_threads(NonZeroU32::MIN);
+    highs
+        .try_set_solution(Some(warm), None, None, None)
+        .map_err(|e| ProveError::Solver(format!("warm start: {e:?}")))?;
+    let mut watch = Watch {
+        interrupt,
+        columns: model.columns().len(),
+        solutions: Vec::new(),
+        on_bound,
+        last_report: Instant::now(),
+    };
+    let ptr = highs.as_mut_ptr();
+    // Safety: `watch` lives until after the solve below, which is the only time HiGHS calls
+    // the callback; `ptr` is the live model's.
+    unsafe {
+        highs_sys::Highs_setCallback(ptr, Some(on_event), &mut watch as *mut Watch as *mut c_void);
+        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipImprovingSolution);
+        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
+        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackSimplexInterrupt);
+    }
+    let solved = highs.try_solve();
+    let solutions = std::mem::take(&mut watch.solutions);
+    drop(watch);
+    let solved = solved.map_err(|e| ProveError::Solver(format!("{e:?}")))?;
+    let status = solved.status();
+    let dual_bound = solved
+        .double_info_value(c"mip_dual_bound")
+        .unwrap_or(f64::NEG_INFINITY);
+    let primal = solved.objective_value();
+    let gap = solved.mip_gap();
+    let has_solution = solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
+    let last = has_solution.then(|| solved.get_solution().columns().to_vec());
+    let gap_closed = status == HighsModelStatus::Optimal
+        && has_solution
+        && (gap <= 1e-9 || primal - dual_bound < 0.5);
+    Ok(Round {
+        status,
+        dual_bound,
+        gap_closed,
+        last,
+        solutions,
+    })
+}

@@ -1,0 +1,369 @@
+//! The proof mode (`--features milp`): the MILP against the exhaustive search, its bounds
+//! against valid answers, its honesty when stopped, and `showdown --prove` through the binary.
+//! Without the feature, only the refusal of `--prove` is tested.
+
+mod support;
+
+use support::run;
+
+const SAMPLE_IN: &str = include_str!("data/showdown/sample.in");
+
+#[cfg(not(feature = "milp"))]
+#[test]
+fn prove_without_the_feature_exits_2_naming_the_build() {
+    let out = run(&["showdown", "--prove"], SAMPLE_IN.as_bytes());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cargo build --release --features milp"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("panicked"));
+}
+
+#[cfg(feature = "milp")]
+mod milp {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    use chess_puzzles::core::{Square, SquareSet};
+    use chess_puzzles::showdown::candidates::Candidates;
+    use chess_puzzles::showdown::exhaustive::{self, Outcome};
+    use chess_puzzles::showdown::judge::verify;
+    use chess_puzzles::showdown::prove::{Ending, Proof, Scheme, prove};
+    use chess_puzzles::showdown::solver::{Budget, Solution, plain_greedy, solve};
+    use chess_puzzles::showdown::{Answer, Instance};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::{SAMPLE_IN, run};
+
+    fn random_instance(
+        rng: &mut ChaCha8Rng,
+        sides: std::ops::RangeInclusive<usize>,
+    ) -> Option<Instance> {
+        let n = rng.random_range(sides);
+        let density = rng.random_range(0.05..0.8);
+        let mut kings = SquareSet::new(n);
+        for sq in SquareSet::full(n).iter() {
+            if rng.random_bool(density) {
+                kings.insert(sq);
+            }
+        }
+        // Small prices with ties, and sometimes one cheap piece: cannons and screens matter.
+        let mut costs: [u32; 8] = std::array::from_fn(|_| rng.random_range(1..=9));
+        if rng.random_bool(0.3) {
+            costs[rng.random_range(0..8)] = 1;
+        }
+        let instance = Instance::new(n, kings, costs).ok()?;
+        // Every king has an answer (the statement's boards give each an empty neighbour).
+        (instance.king_count() > 0 && plain_greedy(&instance).is_ok()).then_some(instance)
+    }
+
+    /// The plain greedy's answer with no lower bound: the MILP has all the work to do.
+    fn weak_start(instance: &Instance) -> Solution {
+        let greedy = plain_greedy(instance).expect("a greedy answer");
+        Solution {
+            answer: greedy.answer,
+            lower_bound: 0,
+        }
+    }
+
+    fn prove_within(
+        instance: &Instance,
+        start: &Solution,
+        scheme: Scheme,
+        time: Duration,
+    ) -> Proof {
+        let stop = AtomicBool::new(false);
+        prove(
+            instance,
+            start,
+            scheme,
+            Instant::now() + time,
+            7,
+            &stop,
+            &mut |_| {},
+        )
+    }
+
+    /// Every proof's answer is valid, its bound at most its cost, "optimal" exactly when the
+    /// two meet.
+    fn assert_honest(instance: &Instance, proof: &Proof) {
+        let s = &proof.solution;
+        assert!(verify(instance, &s.answer.pieces).is_ok());
+        assert_eq!(s.answer, Answer::new(instance, s.answer.pieces.clone()));
+        assert!(s.lower_bound <= s.answer.cost);
+        assert_eq!(s.optimal(), proof.ending == Ending::Optimal, "{proof:?}");
+    }
+
+    /// Small random boards: both schemes prove the same optimum as the exhaustive search.
+    #[test]
+    fn the_milp_agrees_with_the_exhaustive_search_on_small_boards() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2024);
+        let mut compared = 0;
+        let mut lazy_rounds_above_one = 0;
+        while compared < 120 {
+            let Some(instance) = random_instance(&mut rng, 2..=7) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let Outcome::Optimal(optimum, _) =
+                exhaustive::optimum(&instance, &candidates, None, 5_000_000, None)
+            else {
+                continue;
+            };
+            let start = weak_start(&instance);
+            for scheme in [Scheme::Exact, Scheme::Lazy] {
+                let proof = prove_within(&instance, &start, scheme, Duration::from_secs(30));
+                assert_honest(&instance, &proof);
+                assert_eq!(proof.ending, Ending::Optimal, "{scheme:?}: {proof:?}");
+                assert_eq!(
+                    proof.solution.answer.cost, optimum,
+                    "{scheme:?} on {instance:?}"
+                );
+                if scheme == Scheme::Lazy && proof.rounds > 1 {
+                    lazy_rounds_above_one += 1;
+                }
+            }
+            compared += 1;
+        }
+        // The lazy scheme's second rounds (exact rules added) were exercised.
+        assert!(lazy_rounds_above_one >= 10, "{lazy_rounds_above_one}");
+    }
+
+    /// A proof stopped early (a tiny time limit) never claims more than it knows: its bound is
+    /// at most the true optimum and at most every valid answer found by the optimiser.
+    #[test]
+    fn a_bound_is_never_above_a_valid_answer() {
+        let mut rng = ChaCha8Rng::seed_from_u64(77);
+        let mut stopped = 0;
+        for i in 0..40 {
+            let Some(instance) = random_instance(&mut rng, 6..=12) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let optimum = match exhaustive::optimum(&instance, &candidates, None, 300_000, None) {
+                Outcome::Optimal(cost, _) => Some(cost),
+                _ => None,
+            };
+            let searched = solve(
+                &instance,
+                &Budget {
+                    time: Duration::from_secs(1),
+                    steps: Some(300),
+                },
+                i,
+            )
+            .expect("an answer");
+            let scheme = if i % 2 == 0 {
+                Scheme::Lazy
+            } else {
+                Scheme::Exact
+            };
+            let time = Duration::from_millis([5, 30, 200][i as usize % 3]);
+            let proof = prove_within(&instance, &weak_start(&instance), scheme, time);
+            assert_honest(&instance, &proof);
+            let bound = proof.solution.lower_bound;
+            assert!(
+                bound <= searched.answer.cost,
+                "{bound} > {}",
+                searched.answer.cost
+            );
+            if let Some(opt) = optimum {
+                assert!(bound <= opt, "{bound} > optimum {opt}");
+                assert!(proof.solution.answer.cost >= opt);
+                if proof.ending == Ending::Optimal {
+                    assert_eq!(proof.solution.answer.cost, opt);
+                }
+            }
+            if proof.ending != Ending::Optimal {
+                stopped += 1;
+            }
+        }
+        assert!(
+            stopped > 0,
+            "some proofs must have been stopped by the clock"
+        );
+    }
+
+    /// A raised interrupt ends the proof at once with the answer it started from, not optimal.
+    #[test]
+    fn an_interrupt_ends_with_what_it_has() {
+        let mut kings = SquareSet::new(12);
+        for (r, c) in [
+            (0, 0),
+            (3, 4),
+            (5, 5),
+            (7, 1),
+            (9, 9),
+            (11, 3),
+            (2, 10),
+            (6, 8),
+        ] {
+            kings.insert(Square::new(r, c));
+        }
+        let instance = Instance::new(12, kings, [5, 7, 3, 4, 4, 6, 5, 2]).unwrap();
+        let start = weak_start(&instance);
+        let stop = AtomicBool::new(true);
+        let proof = prove(
+            &instance,
+            &start,
+            Scheme::Lazy,
+            Instant::now() + Duration::from_secs(60),
+            1,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(proof.ending, Ending::Interrupted);
+        assert_eq!(proof.solution.answer, start.answer);
+        assert_eq!(proof.rounds, 0);
+        assert_honest(&instance, &proof);
+    }
+
+    /// Through the binary: JSON carries cost, lower bound and proof; the answers pass the judge.
+    #[test]
+    fn prove_through_the_binary() {
+        let out = run(
+            &[
+                "showdown",
+                "--prove",
+                "--time-limit",
+                "20",
+                "--format",
+                "json",
+            ],
+            SAMPLE_IN.as_bytes(),
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let text = out.stdout_text();
+        let v: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+        assert_eq!(v["cost"], 3);
+        assert_eq!(v["lower_bound"], 3);
+        assert_eq!(v["optimal"], true);
+
+        // A file of several tests: judge bytes on stdout (checked by the judge), one report
+        // line per test on stderr.
+        let generated = run(
+            &[
+                "showdown", "gen", "--seed", "5", "--tests", "4", "--size", "4-9",
+            ],
+            b"",
+        );
+        assert_eq!(generated.code, 0);
+        let input = generated.stdout;
+        let dir = std::env::temp_dir().join(format!("prove-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input_path = dir.join("t.in");
+        std::fs::write(&input_path, &input).unwrap();
+        for model in ["lazy", "exact"] {
+            let out = run(
+                &[
+                    "showdown",
+                    "--prove",
+                    "--proof-model",
+                    model,
+                    "--time-limit",
+                    "40",
+                    input_path.to_str().unwrap(),
+                ],
+                b"",
+            );
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            assert_eq!(out.stderr.lines().count(), 4, "{}", out.stderr);
+            for (i, line) in out.stderr.lines().enumerate() {
+                assert!(
+                    line.starts_with(&format!("test {}: cost ", i + 1)),
+                    "{line}"
+                );
+                assert!(line.contains("lower bound"), "{line}");
+            }
+            let answers = dir.join("t.out");
+            std::fs::write(&answers, &out.stdout).unwrap();
+            let checked = run(
+                &[
+                    "showdown",
+                    "check",
+                    input_path.to_str().unwrap(),
+                    answers.to_str().unwrap(),
+                ],
+                b"",
+            );
+            assert_eq!(checked.code, 0, "{}", checked.stdout_text());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Ctrl-C (SIGINT) ends a long proof with what it has: every test answered validly, the
+    /// interrupted ones not called optimal, exit 0, within seconds.
+    #[test]
+    fn ctrl_c_writes_what_it_has() {
+        use std::process::{Command, Stdio};
+        let generated = run(
+            &[
+                "showdown", "gen", "--seed", "3", "--tests", "3", "--size", "20", "--kind",
+                "dense", "--costs", "uniform",
+            ],
+            b"",
+        );
+        assert_eq!(generated.code, 0);
+        let dir = std::env::temp_dir().join(format!("prove-int-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input_path = dir.join("t.in");
+        std::fs::write(&input_path, &generated.stdout).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
+            .args(["showdown", "--prove", "--time-limit", "900"])
+            .arg(&input_path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs(4));
+        let sent = Instant::now();
+        let killed = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            sent.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            sent.elapsed()
+        );
+        assert_eq!(output.status.code(), Some(0));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 3, "{stderr}");
+        assert!(stderr.contains("interrupted"), "{stderr}");
+        let answers = dir.join("t.out");
+        std::fs::write(&answers, &output.stdout).unwrap();
+        let checked = run(
+            &[
+                "showdown",
+                "check",
+                input_path.to_str().unwrap(),
+                answers.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(checked.code, 0, "{}", checked.stdout_text());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Bad input is refused as without `--prove`: located, exit 2.
+    #[test]
+    fn prove_refuses_bad_input_like_the_optimiser() {
+        let out = run(
+            &["showdown", "--prove"],
+            b"1\n3\n#_x\n___\n___\n1 1 1 1 1 1 1 1\n",
+        );
+        super::support::assert_input_error(&out, "<stdin>");
+        let out = run(
+            &["showdown", "--proof-model", "exact"],
+            SAMPLE_IN.as_bytes(),
+        );
+        assert_eq!(out.code, 2, "--proof-model needs --prove");
+    }
+}
