@@ -141,7 +141,7 @@ fn requests() -> Vec<Request> {
         ("sultan", b"1\n1 2 3\n".to_vec()),
         ("tour", b"1\n........\n".to_vec()),
         ("showdown", b"1\n3\n#__\n_#_\n__#\n1 1 1 1 1 1 1\n".to_vec()),
-        ("nqueens/best", b"1\n3\n1 2 3\n4 5 6\n7 8 9\n".to_vec()),
+        ("nqueens/best", b"1\n4\n1 2 3 4\n5 6 x 8\n".to_vec()),
     ]
     .into_iter()
     .map(|(p, body)| {

@@ -145,7 +145,7 @@ fn board_and_json_formats() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("Test 1: 5x5, 10 kings;"), "{text}");
     assert_eq!(text.matches('♚').count(), 11, "{text}"); // ten kings and the legend
-    assert!(text.contains("P phoenix 2"), "{text}");
+    assert!(text.contains("2 for F phoenix"), "{text}");
     let out = run(
         &["showdown", "--format", "json", "--time-limit", "1"],
         SAMPLE_IN,

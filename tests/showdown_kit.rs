@@ -317,8 +317,9 @@ fn sizes_and_densities_follow_the_options() {
     assert_family(&big, &tests_of(&input));
     let err = showdown::validate::validate(input.as_slice()).unwrap_err();
     assert!(
-        err.to_string()
-            .starts_with("2:1: expected a board side n, 2..25"),
+        err.to_string().starts_with(
+            "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256)"
+        ),
         "{err}"
     );
     let many = generate(options(1, 16, Kind::Sparse));
@@ -386,15 +387,15 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("1\n1\n#\n{PRICES}\n"),
-            "2:1: expected a board side n, 2..25 (test 1 of 1), found '1'",
+            "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 1 of 1), found '1'",
         ),
         (
             format!("1\n26\n{board}{PRICES}\n"),
-            "2:1: expected a board side n, 2..25 (test 1 of 1), found '26'",
+            "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 1 of 1), found '26'",
         ),
         (
             format!("1\n\n{board}{PRICES}\n"),
-            "2:1: expected a board side n, 2..25 (test 1 of 1), found end of line",
+            "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 1 of 1), found end of line",
         ),
         (
             one("#__\n_#\n__#\n"),
@@ -466,7 +467,7 @@ fn validator_rejects_each_violation_where_it_is() {
         ),
         (
             format!("2\n3\n{board}{PRICES}\n"),
-            "7:1: expected a board side n, 2..25 (test 2 of 2), found end of input",
+            "7:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 2 of 2), found end of input",
         ),
         (
             format!("1\n3\n{board}{PRICES}\n\n"),
@@ -487,7 +488,7 @@ fn validator_rejects_each_violation_where_it_is() {
         // The statement's sample as printed there, without t: its side is taken for t.
         (
             SAMPLE.input.strip_prefix("1\n").unwrap().to_string(),
-            "2:1: expected a board side n, 2..25 (test 1 of 5), found '___##'",
+            "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 1 of 5), found a board row: the first line, 5, was read as the number of tests t, so the input seems to lack it (the statement's sample leaves it out); add the number of tests as its first line, e.g. 1",
         ),
     ];
     for (input, message) in &cases {

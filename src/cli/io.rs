@@ -10,6 +10,9 @@ use std::rc::Rc;
 
 use chess_puzzles::error::{InputError, RunError};
 
+/// The exit code of a run whose time limit ran out before every answer was proven.
+pub const OUT_OF_TIME: u8 = 124;
+
 /// What a command concluded, when it did not fail.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Verdict {
@@ -17,6 +20,12 @@ pub enum Verdict {
     Done,
     /// A `check` or `validate` verdict of "wrong" or "invalid" (exit 1).
     Rejected,
+    /// The time limit ran out before every answer was proven; the best answers found were
+    /// written (exit 124, as `timeout` reports a time-out).
+    OutOfTime,
+    /// Ctrl-C stopped the work; what it held was written (exit 130, see
+    /// [`interrupt`](super::interrupt)).
+    Interrupted,
 }
 
 impl Verdict {
@@ -24,6 +33,8 @@ impl Verdict {
         match self {
             Verdict::Done => ExitCode::SUCCESS,
             Verdict::Rejected => ExitCode::from(1),
+            Verdict::OutOfTime => ExitCode::from(OUT_OF_TIME),
+            Verdict::Interrupted => ExitCode::from(super::interrupt::EXIT_CODE),
         }
     }
 }
@@ -114,6 +125,8 @@ struct Flushing<R> {
 impl<R: Read> Read for Flushing<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.out.flush()?;
+        // Ctrl-C while we wait ends the program at once: everything written is out.
+        let _waiting = super::interrupt::WaitingForInput::start();
         self.inner.read(buf)
     }
 }

@@ -2,7 +2,9 @@
 //! arguments into options, opens the input and writes to one buffered standard output.
 
 mod demo;
+mod duration;
 mod help;
+mod interrupt;
 mod io;
 mod kit;
 mod nqueens;
@@ -34,8 +36,9 @@ pub use io::{Failure, Verdict};
 ///
 /// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
 /// input that cannot be read or parsed, with a message on standard error as
-/// `error: <path>:<line>:<column>: expected ..., found ...`. A closed output pipe ends the
-/// program quietly with 0.
+/// `error: <path>:<line>:<column>: expected ..., found ...`; 124 the time limit ran out before
+/// every answer was proven (the best found were written); 130 stopped by Ctrl-C (what was
+/// found was written). A closed output pipe ends the program quietly with 0.
 #[derive(Debug, Parser)]
 #[command(name = "chess-puzzles", version)]
 pub struct Cli {

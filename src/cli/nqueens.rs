@@ -10,10 +10,13 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use chess_puzzles::nqueens::shard::{self, Spec};
-use chess_puzzles::nqueens::{self, BestRun, Control, Fix, ListOptions, Problem};
+use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
 
 use super::SolveArgs;
+use super::duration::TimeLimit;
+use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
+use super::progress;
 use chess_puzzles::output::OutputFormat;
 
 #[derive(Debug, clap::Args)]
@@ -45,10 +48,13 @@ enum Command {
     /// record.
     Merge(MergeArgs),
     /// The largest sum of weights under n non-attacking queens, for each board of the input:
-    /// k, then per board its side n (1 or 4..64) and n rows of n weights (0..4294967295).
+    /// k, then per board its side n (1..64) and n rows of n weights (0..4294967295). A board
+    /// of side 2 or 3 has no placement: it is answered `impossible` (a null score in JSON).
     ///
-    /// Exit code 2 with a message when --time-limit runs out (the boards answered so far are
-    /// written).
+    /// Each answer is written as soon as it is known. When --time-limit runs out or Ctrl-C
+    /// is pressed, the board being solved gets the best placement found so far and the later
+    /// ones their first placement, at once (valid placements, `"proven": false` in JSON);
+    /// then exit code 124 (time limit) or 130 (Ctrl-C).
     #[command(after_help = super::help::NQUEENS_BEST)]
     Best(BestArgs),
 }
@@ -57,9 +63,10 @@ enum Command {
 struct BestArgs {
     #[command(flatten)]
     solve: SolveArgs,
-    /// Give up after this many seconds (exit code 2).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// Stop searching after this many seconds, counted from the start, and answer with the
+    /// best placements found (exit code 124). 0: the first placements; inf: no limit.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
 }
 
 /// The board and its given queens.
@@ -85,6 +92,9 @@ struct ListArgs {
     /// Stop after this many placements.
     #[arg(long, value_name = "K")]
     limit: Option<u64>,
+    /// Stop after this many seconds (exit code 124, the placements found so far written).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// How to write the placements (`judge`: plain text, one placement per line; there is no
     /// judge for nqueens).
     #[arg(long, value_enum, default_value_t)]
@@ -98,9 +108,9 @@ struct CountArgs {
     /// Threads to count with (default: one per core).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// Give up after this many seconds (exit code 2, no count).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// Give up after this many seconds (exit code 2, no count; Ctrl-C: exit code 130).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// Count only shard I of K (0 <= I < K <= 1000000000) of an empty board.
     #[arg(long, value_name = "I/K")]
     shard: Option<Spec>,
@@ -128,56 +138,76 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     }
 }
 
-/// The control of a run with an optional time limit in seconds, counted from `started`.
-fn control(time_limit: Option<f64>, started: Instant) -> Result<Control, Failure> {
-    let Some(seconds) = time_limit else {
-        return Ok(Control::new());
-    };
-    if seconds.is_finite() && seconds > 1e18 {
-        // Too far away to represent: no limit, as below.
-        return Ok(Control::new());
-    }
-    let limit = Duration::try_from_secs_f64(seconds)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "--time-limit: expected a positive number of seconds, found {seconds}"
-            ))
-        })?;
-    // A limit too far away to represent is no limit.
-    Ok(started
-        .checked_add(limit)
+/// The control of a run with an optional time limit, counted from `started` (see
+/// [`TimeLimit`] for the values allowed).
+fn control(time_limit: Option<TimeLimit>, started: Instant) -> Result<Control, Failure> {
+    Ok(time_limit
+        .and_then(|limit| limit.deadline(started))
         .map_or_else(Control::new, Control::with_deadline))
 }
 
 fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let started = Instant::now();
-    let control = control(args.time_limit, started)?;
+    let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let format = args.solve.format;
     let mut writer = out.clone();
-    let run = with_progress(&control, || {
-        nqueens::run_best(input.reader, &mut writer, format, &control)
-    })
+    let run = progress::with_bar(
+        progress::QUIET_FOR,
+        |bar| {
+            let (done, total) = control.progress();
+            bar.set_length(total.max(1));
+            bar.set_position(done);
+            bar.set_message(format!(
+                "{done}/{total} boards answered, {} elapsed",
+                progress::human(started.elapsed())
+            ));
+        },
+        || nqueens::run_best(input.reader, &mut writer, format, &control),
+    )
     .map_err(|e| Failure::from_run(&input.name, e))?;
-    match run {
-        BestRun::Finished => Ok(Verdict::Done),
-        BestRun::Stopped { answered } => Err(Failure::Usage(format!(
-            "time limit reached after {:.1} s with {answered} board{} answered",
-            started.elapsed().as_secs_f64(),
-            if answered == 1 { "" } else { "s" }
-        ))),
+    let boards = |k: u64| format!("{k} board{}", if k == 1 { "" } else { "s" });
+    if control.interrupted() {
+        eprintln!(
+            "interrupted: nqueens best answered {}, {} of them with the best placement found \
+             so far (not proven the best)",
+            boards(run.boards),
+            run.unproven
+        );
+        return Ok(Verdict::Interrupted);
     }
+    if run.unproven > 0 {
+        eprintln!(
+            "time limit reached after {:.1} s: {} of {} answered with the best placement \
+             found, not proven the best",
+            started.elapsed().as_secs_f64(),
+            run.unproven,
+            boards(run.boards)
+        );
+        return Ok(Verdict::OutOfTime);
+    }
+    Ok(Verdict::Done)
 }
 
 fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
+    let started = Instant::now();
+    let control = control(args.time_limit, started)?;
     let options = ListOptions {
         format: args.format,
         limit: args.limit,
     };
-    nqueens::list(&problem, out, &options).map_err(Failure::Output)?;
+    let listed = nqueens::list_until(&problem, out, &options, &control).map_err(Failure::Output)?;
+    if listed.stopped {
+        out.flush().map_err(Failure::Output)?;
+        eprintln!(
+            "time limit reached after {:.1} s: {} placement{} written, the listing is incomplete",
+            started.elapsed().as_secs_f64(),
+            listed.written,
+            if listed.written == 1 { "" } else { "s" }
+        );
+        return Ok(Verdict::OutOfTime);
+    }
     Ok(Verdict::Done)
 }
 
@@ -190,7 +220,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
         ));
     }
     let started = Instant::now();
-    let control = control(args.time_limit, started)?;
+    let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         pool = pool.num_threads(usize::from(t));
@@ -212,6 +242,14 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
         } else {
             100.0 * done as f64 / total as f64
         };
+        if control.interrupted() {
+            eprintln!(
+                "interrupted: nqueens count stopped after {:.1} s with {share:.0}% of the count \
+                 done; no count written",
+                started.elapsed().as_secs_f64()
+            );
+            return Ok(Verdict::Interrupted);
+        }
         return Err(Failure::Usage(format!(
             "time limit reached after {:.1} s with {share:.0}% of the count done; no count \
              written",

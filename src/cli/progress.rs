@@ -74,3 +74,67 @@ impl<W: Write> Drop for WriteProgress<'_, W> {
         }
     }
 }
+
+/// How often a [`with_bar`] display is redrawn.
+const REDRAW: Duration = Duration::from_millis(100);
+
+/// Runs `work`; meanwhile, when standard error is a terminal, shows a bar there from `after`
+/// on (zero: from the start), which `draw` updates every 100 ms (from another thread). The
+/// bar is cleared when the work ends, however it ends, so that a message can follow on a
+/// clean line.
+pub fn with_bar<T>(
+    after: Duration,
+    draw: impl Fn(&ProgressBar) + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
+    if !io::stderr().is_terminal() {
+        return work();
+    }
+    let started = Instant::now();
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let draw = &draw;
+        scope.spawn(move || {
+            let mut shown: Option<ProgressBar> = None;
+            loop {
+                if shown.is_none() && started.elapsed() >= after {
+                    let bar = ProgressBar::new(1);
+                    if let Ok(style) = ProgressStyle::with_template("{bar:20} {msg}") {
+                        bar.set_style(style);
+                    }
+                    shown = Some(bar);
+                }
+                if let Some(bar) = &shown {
+                    draw(bar);
+                }
+                if wait.recv_timeout(REDRAW) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    break;
+                }
+            }
+            if let Some(bar) = shown {
+                bar.finish_and_clear();
+            }
+        });
+        let result = work();
+        drop(finished);
+        result
+    })
+}
+
+/// A duration for a progress display: `3.2 s`, `2 min 05 s`, `1 h 02 min`.
+pub fn human(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
+    } else if s < 1e6 {
+        format!(
+            "{} h {:02} min",
+            (s / 3600.0) as u64,
+            ((s % 3600.0) / 60.0) as u64
+        )
+    } else {
+        "no limit".to_string()
+    }
+}

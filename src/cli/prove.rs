@@ -56,8 +56,6 @@ pub fn run(
     out: &mut Output,
 ) -> Result<Verdict, Failure> {
     use std::io::{IsTerminal, Write};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
 
     use chess_puzzles::output::OutputFormat;
     use chess_puzzles::showdown::prove::{self, Ending, Event, ProofTime, Scheme};
@@ -66,13 +64,9 @@ pub fn run(
     use super::io::Input;
 
     let input = Input::open(input_path, out)?;
-    let interrupt = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&interrupt);
-        // A second handler cannot be set (a library user may have one): Ctrl-C then ends the
-        // program as usual.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    }
+    // The shared Ctrl-C handler (src/cli/interrupt.rs): the first Ctrl-C ends the proof with
+    // what it has.
+    let interrupt = super::interrupt::install();
     let scheme = match args.proof_model {
         ProofModel::Lazy => Scheme::Lazy,
         ProofModel::Exact => Scheme::Exact,
@@ -100,7 +94,7 @@ pub fn run(
         &options,
         scheme,
         time,
-        &interrupt,
+        interrupt,
         |event| match event {
             Event::Started { case, total } => {
                 if let Some(bar) = &bar {
@@ -151,6 +145,10 @@ pub fn run(
         bar.finish_and_clear();
     }
     result.map_err(|e| Failure::from_run(&input.name, e))?;
+    if super::interrupt::requested() {
+        eprintln!("interrupted: every test answered, the proofs cut short are not optimal");
+        return Ok(Verdict::Interrupted);
+    }
     Ok(Verdict::Done)
 }
 

@@ -1,20 +1,21 @@
 //! `chess-puzzles showdown`: solve, generate, validate, and `check` (the scoring judge).
 
-use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use chess_puzzles::error::InputError;
+use chess_puzzles::output::OutputFormat;
 use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
 use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::SolveArgs;
+use super::duration::TimeLimit;
+use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::kit::{self, ValidateArgs};
-use super::progress::WriteProgress;
+use super::progress::{self, WriteProgress};
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -23,17 +24,26 @@ pub struct Args {
     command: Option<Command>,
     #[command(flatten)]
     solve: SolveArgs,
-    /// Seconds for the whole input, shared out among its tests [default: 8.5; with --prove,
-    /// 60 per test].
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// Seconds for the whole input, counted once it has been read, shared out among its tests;
+    /// it bounds the whole run, whatever the other options (0: the quickest answers; inf: no
+    /// limit, stop with Ctrl-C) [default: 8.5; with --prove, 60 per test].
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    time_limit: Option<TimeLimit>,
     /// Seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Run exactly N local-search steps per test and thread instead of using the time limit:
-    /// the answers then depend only on the seed.
+    /// Run exactly N local-search steps per test and thread instead of sharing the time out:
+    /// the answers then depend only on the seed. The time limit still ends the run (a note
+    /// says so, as the answers then depend on the machine's speed).
     #[arg(long, value_name = "N")]
     steps: Option<u64>,
+    /// Say which pieces check each king: a list under each board with --format board, a
+    /// "checks" array with --format json (the judge's format has no room for it).
+    #[arg(long)]
+    explain: bool,
+    /// Threads to solve with (default: one per core; more than the cores are not used).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     /// Answer with the plain greedy only (cheapest price per newly checked king, no search):
     /// the baseline the optimiser is measured against.
     #[arg(long)]
@@ -51,9 +61,9 @@ enum Command {
     /// Judges an answer file: verifies every test and prints its score (cost / n²) and the
     /// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an unreadable INPUT.
     Check {
-        /// The judge input.
+        /// The judge input (`-` for standard input).
         input: PathBuf,
-        /// The answers to judge.
+        /// The answers to judge (`-` for standard input).
         output: PathBuf,
     },
 }
@@ -67,9 +77,9 @@ struct GenArgs {
     /// test solvers beyond it and fail `validate`).
     #[arg(long, value_name = "N", alias = "tests", default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     cases: u64,
-    /// Board sides: a side N or a range A-B within 2-256, A <= B (the statement's limits are 2-25;
-    /// larger boards test solvers beyond it and fail `validate`). Ignored by the kinds
-    /// `largest`, `smallest` and `expensive-small`.
+    /// Board sides: a side N or a range A-B of sides 2..256, A <= B (the program's limit; the
+    /// statement's is 2..25: larger boards test solvers beyond it and fail `validate`).
+    /// Ignored by the kinds `largest`, `smallest` and `expensive-small`.
     #[arg(long, value_name = "N|A-B", default_value_t = Sizes::default())]
     size: Sizes,
     /// The chance that a square holds a king: a density D or a range A-B within 0-1, A <= B,
@@ -104,63 +114,112 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         }
         None => {}
     }
-    let seconds = args
+    if let Some(threads) = args.threads {
+        // More threads than cores would only share them; the pool can be set once, here.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = usize::from(threads).min(cores);
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+    if args.explain && args.solve.format == OutputFormat::Judge {
+        return Err(Failure::Usage(
+            "--explain needs --format board or --format json (the judge's format has no room \
+             for it)"
+                .to_string(),
+        ));
+    }
+    let time_limit = args
         .time_limit
-        .unwrap_or(showdown::DEFAULT_TIME_LIMIT.as_secs_f64());
-    let time_limit = Duration::try_from_secs_f64(seconds).map_err(|_| {
-        Failure::Usage(format!(
-            "--time-limit: expected a number of seconds >= 0, found {seconds}"
-        ))
-    })?;
+        .unwrap_or(TimeLimit::new(showdown::DEFAULT_TIME_LIMIT));
     let options = Options {
         format: args.solve.format,
-        time_limit,
+        explain: args.explain,
+        time_limit: time_limit.duration(),
         seed: args.seed,
         steps: args.steps,
         greedy: args.greedy,
+        stop: Some(interrupt::install()),
     };
     if args.prove.prove {
         let given = args.time_limit.is_some();
         return super::prove::run(&args.prove, options, given, args.solve.input.as_ref(), out);
     }
     let input = Input::open(args.solve.input.as_ref(), out)?;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(0);
-        if let Ok(style) =
-            ProgressStyle::with_template("showdown {bar:30} {pos}/{len} tests {elapsed}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    });
-    let result = showdown::run_with_progress(input.reader, out, &options, |done, total| {
-        if let Some(bar) = &bar {
-            bar.set_length(total);
-            bar.set_position(done);
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    let watch = showdown::Progress::default();
+    let result = progress::with_bar(
+        Duration::ZERO,
+        |bar| draw(bar, &watch.snapshot()),
+        || showdown::run_watched(input.reader, out, &options, &watch),
+    );
+    let ending = result.map_err(|e| Failure::from_run(&input.name, e))?;
+    let answered = watch.snapshot().answered;
+    if ending.interrupted || interrupt::requested() {
+        eprintln!(
+            "interrupted: showdown wrote the best answers it held for all {answered} tests \
+             (valid, but not searched to the end)"
+        );
+        return Ok(Verdict::Interrupted);
     }
-    result.map_err(|e| Failure::from_run(&input.name, e))?;
+    if ending.steps_cut
+        && let Some(steps) = args.steps
+    {
+        eprintln!(
+            "note: the time limit ({} s) ran out before --steps {steps} were made: the answers \
+             depend on this machine's speed (raise --time-limit)",
+            time_limit
+        );
+    }
     Ok(Verdict::Done)
 }
 
-fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict, Failure> {
-    let open = |path: &PathBuf| {
-        File::open(path).map_err(|e| Failure::Input {
-            name: path.display().to_string(),
-            error: InputError::Io(e),
-        })
+/// The showdown bar: the time as a bar, elapsed and left, the tests answered, and the total
+/// score of the best answers so far against the total lower bound.
+fn draw(bar: &ProgressBar, now: &showdown::progress::Snapshot) {
+    let (Some(start), Some(end)) = (now.start, now.end) else {
+        bar.set_message("showdown: reading the input");
+        return;
     };
-    let input_file = open(input)?;
-    let output_file = open(output)?;
+    let total = end.saturating_duration_since(start);
+    let elapsed = start.elapsed().min(total);
+    bar.set_length(total.as_millis().max(1) as u64);
+    bar.set_position(elapsed.as_millis() as u64);
+    let mut message = format!(
+        "{} elapsed, {} left; {}/{} tests answered",
+        progress::human(elapsed),
+        progress::human(total - elapsed),
+        now.answered,
+        now.tests
+    );
+    if now.prepared > 0 {
+        let over = if now.bound > 0.0 {
+            format!(", +{:.1}%", 100.0 * (now.score / now.bound - 1.0))
+        } else {
+            String::new()
+        };
+        message.push_str(&format!(
+            "; score {:.2}, bound {:.2}{over}",
+            now.score, now.bound
+        ));
+    }
+    bar.set_message(message);
+}
+
+fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict, Failure> {
+    if input.as_os_str() == "-" && output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "INPUT and OUTPUT cannot both be standard input".to_string(),
+        ));
+    }
+    let input_file = Input::open(Some(input), out)?;
+    let output_file = Input::open(Some(output), out)?;
+    let (input_name, output_name) = (input_file.name, output_file.name);
     let mut lines = String::new();
-    let report = judge::check(input_file, output_file, |case, score| {
+    let report = judge::check(input_file.reader, output_file.reader, |case, score| {
         lines.push_str(&format!("test {case}: {score:.6}\n"));
     })
     .map_err(|error| Failure::Input {
-        name: input.display().to_string(),
+        name: input_name,
         error,
     })?;
     let verdict = match &report.verdict {
@@ -169,7 +228,7 @@ fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict,
             Verdict::Done
         }
         wrong => {
-            lines.push_str(&format!("{}: {wrong}\n", output.display()));
+            lines.push_str(&format!("{output_name}: {wrong}\n"));
             Verdict::Rejected
         }
     };

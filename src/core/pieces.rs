@@ -174,7 +174,8 @@ impl PieceKind {
         }
     }
 
-    /// One capital letter per piece, for diagrams: `B R N G S H P C`.
+    /// One capital letter per piece, for diagrams: `B R N G S H F C` (F for the phoenix, the
+    /// fenghuang, so that nothing suggests a pawn).
     pub const fn letter(self) -> char {
         match self {
             PieceKind::Bishop => 'B',
@@ -183,7 +184,7 @@ impl PieceKind {
             PieceKind::GoldGeneral => 'G',
             PieceKind::SilverGeneral => 'S',
             PieceKind::Horse => 'H',
-            PieceKind::Phoenix => 'P',
+            PieceKind::Phoenix => 'F',
             PieceKind::Cannon => 'C',
         }
     }

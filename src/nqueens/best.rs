@@ -39,8 +39,8 @@ pub struct Weights {
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WeightsError {
-    /// The side has no placement (2, 3), is 0, or is above 64.
-    #[error("a board side 1 or 4..64 (2x2 and 3x3 boards have no placement), found {0}")]
+    /// The side is 0 or above 64.
+    #[error("a board side 1..64, found {0}")]
     BadSide(usize),
     /// Not `n * n` weights.
     #[error("{expected} weights, found {found}")]
@@ -53,9 +53,10 @@ pub enum WeightsError {
 }
 
 impl Weights {
-    /// The board of side `n` with `weights` row by row.
+    /// The board of side `n` (1..64) with `weights` row by row. Sides 2 and 3 are boards
+    /// too, on which no placement exists ([`solve`] says so).
     pub fn new(n: usize, weights: Vec<u32>) -> Result<Weights, WeightsError> {
-        if !(n == 1 || (4..=MAX_SIDE).contains(&n)) {
+        if !(1..=MAX_SIDE).contains(&n) {
             return Err(WeightsError::BadSide(n));
         }
         if weights.len() != n * n {
@@ -91,6 +92,9 @@ pub struct Best {
     pub placement: Vec<u8>,
     /// Branch-and-bound nodes explored.
     pub nodes: u64,
+    /// True when the search ended, so that no placement scores more; false when `control`
+    /// stopped it first (the placement is then the best found, valid but maybe not the best).
+    pub proven: bool,
 }
 
 /// One level of the depth-first search: a node and the squares of its branching row left.
@@ -105,23 +109,50 @@ struct Frame {
     next: usize,
 }
 
-/// The best placement of `board`, or `None` when `control` said stop.
+/// The best placement of `board`, or `None` when there is none (sides 2 and 3). When
+/// `control` says stop first, the best placement found so far, not [proven](Best::proven):
+/// the search starts from the best of eight arrangements of a placement known in closed form,
+/// so it always holds one, and a board where every placement ties (all weights equal) is
+/// proven at once.
 pub fn solve(board: &Weights, control: &Control) -> Option<Best> {
     let n = board.n;
-    let original: Vec<i64> = board.weights.iter().map(|&w| i64::from(w)).collect();
-    let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let prices = Prices::find(n, &original, ROUNDS);
-    let weights = prices.apply(n, &original);
-    let mut root = Assignment::new(n, &weights, &vec![all; n]);
-    if !root.solve(&weights) {
+    if n == 2 || n == 3 {
         return None;
     }
+    let original: Vec<i64> = board.weights.iter().map(|&w| i64::from(w)).collect();
+    let start = constructed(n, &original);
     let mut search = Search {
         n,
         original: &original,
-        weights: &weights,
-        incumbent: None,
+        weights: &[],
+        incumbent: Some(start),
     };
+    let finish = |search: &Search<'_>, nodes: u64, proven: bool| {
+        let (score, queens) = search.incumbent?;
+        let mut placement = vec![0u8; n];
+        for (row, &col) in queens.iter().enumerate().take(n) {
+            if let Some(p) = placement.get_mut(usize::from(col)) {
+                *p = row as u8;
+            }
+        }
+        Some(Best {
+            score: score.max(0) as u64,
+            placement,
+            nodes,
+            proven,
+        })
+    };
+    if control.should_stop() {
+        return finish(&search, 0, false);
+    }
+    let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let prices = Prices::find(n, &original, ROUNDS);
+    let weights = prices.apply(n, &original);
+    search.weights = &weights;
+    let mut root = Assignment::new(n, &weights, &vec![all; n]);
+    if !root.solve(&weights) {
+        return finish(&search, 0, false);
+    }
     let mut nodes = 1u64;
     let mut stack: Vec<Frame> = Vec::with_capacity(n + 1);
     let queens = [u8::MAX; MAX_SIDE];
@@ -142,7 +173,7 @@ pub fn solve(board: &Weights, control: &Control) -> Option<Best> {
         top.next += 1;
         nodes += 1;
         if nodes.is_multiple_of(CHECK_EVERY) && control.should_stop() {
-            return None;
+            return finish(&search, nodes, false);
         }
         let row = top.row;
         let mut node = top.node;
@@ -169,18 +200,67 @@ pub fn solve(board: &Weights, control: &Control) -> Option<Best> {
             stack.push(frame(child, &weights, node, next_row));
         }
     }
-    let (score, queens) = search.incumbent?;
-    let mut placement = vec![0u8; n];
-    for (row, &col) in queens.iter().enumerate().take(n) {
-        if let Some(p) = placement.get_mut(usize::from(col)) {
-            *p = row as u8;
+    finish(&search, nodes, true)
+}
+
+/// A placement of `n` non-attacking queens (`n` = 1 or at least 4) in closed form: the queen
+/// of column `j` (1-based) stands on row `rows[j]`, the even rows first, then the odd ones,
+/// with the two classic corrections when `n % 6` is 2 or 3 (E. J. Hoffman, J. C. Loessi and
+/// R. C. Moore, Mathematics Magazine 42 (1969)). Returned 0-based, as the row of each column.
+pub fn closed_form(n: usize) -> Vec<u8> {
+    let mut even: Vec<usize> = (2..=n).step_by(2).collect();
+    let mut odd: Vec<usize> = (1..=n).step_by(2).collect();
+    match n % 6 {
+        2 if n >= 8 => {
+            // 3, 1, 7, 9, ..., 5: swap 1 and 3, move 5 to the end.
+            odd.swap(0, 1);
+            if let Some(i) = odd.iter().position(|&r| r == 5) {
+                let five = odd.remove(i);
+                odd.push(five);
+            }
+        }
+        3 if n >= 9 => {
+            // 4, 6, ..., 2 then 5, 7, ..., 1, 3.
+            even.rotate_left(1);
+            odd.rotate_left(2);
+        }
+        _ => {}
+    }
+    even.into_iter().chain(odd).map(|r| (r - 1) as u8).collect()
+}
+
+/// A symmetry of the board: (row, column, last index) to (row, column).
+type Image = fn(usize, usize, usize) -> (usize, usize);
+
+/// The best of the eight symmetric images of [`closed_form`] under the weights, as the search
+/// keeps it: (score, the column of each row's queen).
+fn constructed(n: usize, original: &[i64]) -> (i64, [u8; MAX_SIDE]) {
+    let rows = closed_form(n);
+    let last = n - 1;
+    let images: [Image; 8] = [
+        |r, c, _| (r, c),
+        |r, c, _| (c, r),
+        |r, c, l| (l - r, c),
+        |r, c, l| (r, l - c),
+        |r, c, l| (l - r, l - c),
+        |r, c, l| (c, l - r),
+        |r, c, l| (l - c, r),
+        |r, c, l| (l - c, l - r),
+    ];
+    let mut best = (i64::MIN, [u8::MAX; MAX_SIDE]);
+    for image in images {
+        let mut queens = [u8::MAX; MAX_SIDE];
+        let mut value = 0;
+        for (c, &r) in rows.iter().enumerate() {
+            let (r, c) = image(usize::from(r), c, last);
+            queens[r % MAX_SIDE] = c as u8;
+            value += original.get(r * n + c).copied().unwrap_or(0);
+        }
+        if value > best.0 {
+            best = (value, queens);
         }
     }
-    Some(Best {
-        score: score.max(0) as u64,
-        placement,
-        nodes,
-    })
+    best
 }
 
 /// Subgradient rounds spent on the diagonal prices at the root.
@@ -433,6 +513,7 @@ mod tests {
                 .max()
                 .unwrap();
             let best = solve(&board, &Control::new()).unwrap();
+            assert!(best.proven);
             assert_eq!(best.score, expected);
             assert!(placements::is_non_attacking(&best.placement));
             let score: u64 = best
@@ -446,10 +527,56 @@ mod tests {
     }
 
     #[test]
-    fn sides_without_placements_are_refused() {
-        assert_eq!(Weights::new(2, vec![0; 4]), Err(WeightsError::BadSide(2)));
-        assert_eq!(Weights::new(3, vec![0; 9]), Err(WeightsError::BadSide(3)));
+    fn sides_without_placements_have_no_answer() {
+        for n in [2, 3] {
+            let board = Weights::new(n, vec![5; n * n]).unwrap();
+            assert_eq!(solve(&board, &Control::new()), None);
+        }
+        assert_eq!(Weights::new(0, vec![]), Err(WeightsError::BadSide(0)));
         assert_eq!(Weights::new(65, vec![]), Err(WeightsError::BadSide(65)));
         assert!(Weights::new(4, vec![0; 15]).is_err());
+    }
+
+    #[test]
+    fn the_closed_form_is_a_placement_on_every_side() {
+        for n in (1..=MAX_SIDE).filter(|&n| n != 2 && n != 3) {
+            let rows = closed_form(n);
+            let mut sorted = rows.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..n as u8).collect::<Vec<_>>(), "n = {n}");
+            assert!(placements::is_non_attacking(&rows), "n = {n}: {rows:?}");
+        }
+    }
+
+    #[test]
+    fn ties_are_proven_at_once() {
+        for (n, w) in [(28, 1), (30, 7), (64, 0), (64, u32::MAX)] {
+            let board = Weights::new(n, vec![w; n * n]).unwrap();
+            let best = solve(&board, &Control::new()).unwrap();
+            assert!(best.proven);
+            assert_eq!(best.score, n as u64 * u64::from(w));
+            assert!(best.nodes <= 1, "n = {n}: {} nodes", best.nodes);
+            assert!(placements::is_non_attacking(&best.placement));
+        }
+    }
+
+    #[test]
+    fn a_stop_gives_the_best_found_unproven() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let n = 40;
+        let w: Vec<u32> = (0..n * n).map(|_| rng.random_range(1..100)).collect();
+        let board = Weights::new(n, w).unwrap();
+        let control = Control::new();
+        control.stop();
+        let best = solve(&board, &control).unwrap();
+        assert!(!best.proven);
+        assert!(placements::is_non_attacking(&best.placement));
+        let score: u64 = best
+            .placement
+            .iter()
+            .enumerate()
+            .map(|(c, &r)| u64::from(board.get(usize::from(r), c)))
+            .sum();
+        assert_eq!(score, best.score);
     }
 }

@@ -166,6 +166,8 @@ impl Problem {
 pub struct Control {
     stop: AtomicBool,
     deadline: Option<Instant>,
+    /// Raised from outside (Ctrl-C), looked at with the stop request.
+    interrupt: Option<&'static AtomicBool>,
     done: AtomicU64,
     total: AtomicU64,
 }
@@ -184,6 +186,30 @@ impl Control {
         }
     }
 
+    /// Stops also as soon as `flag` is raised (by a Ctrl-C handler, say).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use chess_puzzles::nqueens::Control;
+    ///
+    /// static FLAG: AtomicBool = AtomicBool::new(false);
+    /// let control = Control::new().with_interrupt(&FLAG);
+    /// assert!(!control.should_stop());
+    /// FLAG.store(true, Ordering::Relaxed);
+    /// assert!(control.should_stop());
+    /// ```
+    pub fn with_interrupt(self, flag: &'static AtomicBool) -> Control {
+        Control {
+            interrupt: Some(flag),
+            ..self
+        }
+    }
+
+    /// True when the flag of [`Control::with_interrupt`] was raised.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
     /// Asks the computation to stop as soon as it can.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -193,6 +219,10 @@ impl Control {
     /// enough to stop within milliseconds.
     pub fn should_stop(&self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.interrupted() {
+            self.stop();
             return true;
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -485,15 +515,14 @@ impl<R: Read> BestReader<R> {
             return Ok(None);
         }
         let context = self.cases.context();
-        let expected =
-            format!("a board side 1 or 4..{MAX_N} (2x2 and 3x3 boards have no placement)");
+        let expected = format!("a board side 1..{MAX_N}");
         let token = self
             .scanner
             .expect_token(&expected)
             .map_err(|e| e.with_context(&context))?;
         let side_position = token.position;
         let n = match parse_digits(token.bytes) {
-            Some(n) if n == 1 || (4..=MAX_N as u64).contains(&n) => n as usize,
+            Some(n) if (1..=MAX_N as u64).contains(&n) => n as usize,
             found => {
                 let kind = if found.is_some() || token.bytes.iter().all(u8::is_ascii_digit) {
                     ParseErrorKind::OutOfRange
@@ -524,20 +553,26 @@ impl<R: Read> BestReader<R> {
     }
 }
 
-/// How [`run_best`] ended.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum BestRun {
-    /// Every board was answered.
-    Finished,
-    /// `control` said stop while a board was being solved; that many were answered.
-    Stopped {
-        /// Boards answered before the stop.
-        answered: u64,
-    },
+/// How [`run_best`] ended: every board was answered.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct BestRun {
+    /// Boards answered.
+    pub boards: u64,
+    /// Boards answered with the best placement found when `control` said stop, not proven
+    /// the best.
+    pub unproven: u64,
+    /// Boards with no placement at all (sides 2 and 3), answered `impossible`.
+    pub impossible: u64,
 }
 
-/// Answers every board of `input` on `out`, each as soon as it is solved: the best sum alone on
-/// a line, a diagram, or a JSON object. Reports the boards to `control` as parts of the work.
+/// Answers every board of `input` on `out`, each as soon as it is solved (and flushed): the
+/// best sum alone on a line (`impossible` for sides 2 and 3, which have no placement), a
+/// diagram, or a JSON object. Reports the boards to `control` as parts of the work.
+///
+/// When `control` says stop (a time limit, Ctrl-C), the board being solved is answered with
+/// the best placement found so far, and every later board with the best of its first
+/// placements, at once: all are valid placements, not proven the best (`"proven": false` in
+/// JSON), and counted in [`BestRun::unproven`].
 ///
 /// ```
 /// use chess_puzzles::nqueens::{run_best, BestRun, Control};
@@ -545,10 +580,10 @@ pub enum BestRun {
 ///
 /// let board: String = (1..=64).map(|w| format!("{w} ")).collect();
 /// let mut out = Vec::new();
-/// let input = format!("2\n8 {board}\n1 7");
+/// let input = format!("3\n8 {board}\n1 7\n2 1 1 1 1");
 /// let run = run_best(input.as_bytes(), &mut out, OutputFormat::Judge, &Control::new()).unwrap();
-/// assert_eq!(run, BestRun::Finished);
-/// assert_eq!(out, b"260\n7\n");
+/// assert_eq!(run, BestRun { boards: 3, unproven: 0, impossible: 1 });
+/// assert_eq!(out, b"260\n7\nimpossible\n");
 /// ```
 pub fn run_best<R: Read, W: Write>(
     input: R,
@@ -558,44 +593,73 @@ pub fn run_best<R: Read, W: Write>(
 ) -> Result<BestRun, RunError> {
     let mut reader = BestReader::new(Scanner::new(input))?;
     control.add_total(reader.total());
-    let mut case = 0u64;
+    let mut run = BestRun::default();
     while let Some(board) = reader.next_board()? {
-        let Some(best) = best::solve(&board, control) else {
-            return Ok(BestRun::Stopped { answered: case });
-        };
-        case += 1;
+        let best = best::solve(&board, control);
+        run.boards += 1;
         control.add_done(1);
+        match &best {
+            None => run.impossible += 1,
+            Some(b) if !b.proven => run.unproven += 1,
+            Some(_) => {}
+        }
+        let case = run.boards;
         let written = match format {
-            OutputFormat::Judge => writeln!(out, "{}", best.score),
+            OutputFormat::Judge => match &best {
+                Some(best) => writeln!(out, "{}", best.score),
+                None => writeln!(out, "impossible"),
+            },
             OutputFormat::Board => {
                 let separator = if case > 1 { "\n" } else { "" };
-                write!(out, "{separator}{}", render_best(case, &board, &best))
+                write!(
+                    out,
+                    "{separator}{}",
+                    render_best(case, &board, best.as_ref())
+                )
             }
             OutputFormat::Json => {
                 let json = JsonBest {
                     case,
                     n: board.n(),
-                    score: best.score,
-                    rows: best.placement.iter().map(|&r| u32::from(r) + 1).collect(),
+                    score: best.as_ref().map(|b| b.score),
+                    rows: best
+                        .as_ref()
+                        .map(|b| b.placement.iter().map(|&r| u32::from(r) + 1).collect()),
+                    proven: best.as_ref().is_none_or(|b| b.proven),
                 };
                 serde_json::to_writer(&mut *out, &json)
                     .map_err(io::Error::from)
                     .and_then(|()| out.write_all(b"\n"))
             }
         };
-        written.map_err(RunError::Output)?;
+        written
+            .and_then(|()| out.flush())
+            .map_err(RunError::Output)?;
     }
-    Ok(BestRun::Finished)
+    Ok(run)
 }
 
 /// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
-/// and the sum spelled out, as `sultan` draws its boards.
-pub fn render_best(case: u64, board: &Weights, best: &best::Best) -> String {
+/// and the sum spelled out, as `sultan` draws its boards; a best placement not proven (the
+/// search was stopped) says so; for a board without placement (`None`), the board and why.
+pub fn render_best(case: u64, board: &Weights, best: Option<&best::Best>) -> String {
     let n = board.n();
     let weight = |r: usize, c: usize| u64::from(board.get(r, c));
+    let Some(best) = best else {
+        let (d, _) = crate::core::diagram::weighted_placement(n, weight, &[]);
+        return format!(
+            "Board {case} ({n}x{n}): impossible: no {n} queens fit on a {n}x{n} board without \
+             attacking each other\n{d}"
+        );
+    };
     let (d, terms) = crate::core::diagram::weighted_placement(n, weight, &best.placement);
+    let what = if best.proven {
+        "best score"
+    } else {
+        "best score found (stopped before the search ended: not proven the best)"
+    };
     format!(
-        "Board {case} ({n}x{n}): best score {}\n{d}{}\n",
+        "Board {case} ({n}x{n}): {what} {}\n{d}{}\n",
         crate::core::diagram::sum_spelled_out(best.score, &terms),
         crate::core::diagram::WEIGHTED_LEGEND
     )
@@ -608,10 +672,14 @@ pub struct JsonBest {
     pub case: u64,
     /// Its side.
     pub n: usize,
-    /// The best sum.
-    pub score: u64,
-    /// A best placement: the rows (1-based) of the queens of columns 1..n.
-    pub rows: Vec<u32>,
+    /// The best sum; `null` when no placement exists (sides 2 and 3).
+    pub score: Option<u64>,
+    /// A best placement: the rows (1-based) of the queens of columns 1..n; `null` when none
+    /// exists.
+    pub rows: Option<Vec<u32>>,
+    /// True when the score is proven the best (or the board proven impossible); false when
+    /// the search was stopped first (time limit, Ctrl-C) and this is the best found.
+    pub proven: bool,
 }
 
 #[cfg(test)]

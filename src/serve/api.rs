@@ -670,13 +670,15 @@ async fn best_api(
                 r.next_board().map(|b| b.is_some())
             })?;
             match nqueens::run_best(&body[..], out, format, &control) {
-                Ok(BestRun::Finished) => Ok(()),
-                Ok(BestRun::Stopped { answered }) => Err(ApiError::new(
+                Ok(BestRun { unproven: 0, .. }) => Ok(()),
+                // The API answers proven bests only: a board the time limit cut short is a
+                // time-out, as before the command line answered it with the best found.
+                Ok(BestRun { unproven, .. }) => Err(ApiError::new(
                     StatusCode::GATEWAY_TIMEOUT,
                     format!(
-                        "time limit reached after {:.1} s with {answered} board{} answered",
+                        "time limit reached after {:.1} s with {unproven} board{} not proven",
                         started.elapsed().as_secs_f64(),
-                        if answered == 1 { "" } else { "s" }
+                        if unproven == 1 { "" } else { "s" }
                     ),
                 )),
                 Err(e) => Err(ApiError::from_run(e)),

@@ -12,7 +12,7 @@
 //!
 //! and every `L(u)` is a lower bound; costs are integers, so its ceiling is one too.
 
-use std::time::Instant;
+use super::deadline::Deadline;
 
 use super::candidates::Candidates;
 use super::instance::Instance;
@@ -38,45 +38,65 @@ pub struct Relaxation {
 impl Relaxation {
     /// The relaxation of `instance` from its candidate sets.
     pub fn new(instance: &Instance, candidates: &Candidates) -> Relaxation {
+        // Without a deadline the construction always finishes; an empty relaxation (bound 0)
+        // would still be valid.
+        Relaxation::new_until(instance, candidates, Deadline::NEVER).unwrap_or(Relaxation {
+            kings: 0,
+            squares: 0,
+            columns: Vec::new(),
+        })
+    }
+
+    /// [`Relaxation::new`], or `None` when `deadline` passes first (on a 256x256 board the
+    /// construction takes a good part of a second).
+    pub fn new_until<'a>(
+        instance: &Instance,
+        candidates: &Candidates,
+        deadline: impl Into<Deadline<'a>>,
+    ) -> Option<Relaxation> {
+        let deadline = deadline.into();
         let n = instance.side();
-        // (square, kind) -> group -> kings
-        let mut table: std::collections::BTreeMap<
-            (u32, usize),
-            std::collections::BTreeMap<u8, Vec<u32>>,
-        > = std::collections::BTreeMap::new();
+        // (square and kind, group, king), sorted: the columns in order, each column's kings
+        // by group and, within a group, by king.
+        let mut entries: Vec<(u32, u8, u32)> = Vec::new();
         for k in 0..candidates.king_count() {
+            if k % 1024 == 1023 && deadline.passed() {
+                return None;
+            }
             for c in candidates.of_king(k) {
-                table
-                    .entry((c.square.index(n) as u32, c.kind.index()))
-                    .or_default()
-                    .entry(c.group)
-                    .or_default()
-                    .push(k as u32);
+                let slot = c.square.index(n) as u32 * 8 + c.kind.index() as u32;
+                entries.push((slot, c.group, k as u32));
             }
         }
+        entries.sort_unstable();
+        if deadline.passed() {
+            return None;
+        }
         let costs = instance.costs();
-        let columns = table
-            .into_iter()
-            .map(|((square, kind), groups)| {
-                let mut kings = Vec::new();
-                let mut starts = Vec::new();
-                for (_, members) in groups {
-                    starts.push(kings.len() as u32);
-                    kings.extend(members);
+        let mut columns: Vec<Column> = Vec::new();
+        let mut last: Option<(u32, u8)> = None;
+        for &(slot, group, king) in &entries {
+            if last.map(|(s, _)| s) != Some(slot) {
+                columns.push(Column {
+                    square: slot / 8,
+                    price: f64::from(costs[(slot % 8) as usize]),
+                    kings: Vec::new(),
+                    starts: Vec::new(),
+                });
+            }
+            if let Some(col) = columns.last_mut() {
+                if last != Some((slot, group)) {
+                    col.starts.push(col.kings.len() as u32);
                 }
-                Column {
-                    square,
-                    price: f64::from(costs[kind]),
-                    kings,
-                    starts,
-                }
-            })
-            .collect();
-        Relaxation {
+                col.kings.push(king);
+            }
+            last = Some((slot, group));
+        }
+        Some(Relaxation {
             kings: candidates.king_count(),
             squares: n * n,
             columns,
-        }
+        })
     }
 
     /// `L(u)`, and in `cover` how often the minimising point covers each king.
@@ -134,7 +154,13 @@ impl Relaxation {
     /// The best bound found by subgradient optimisation within `iterations` steps or until
     /// `deadline`, given an upper bound `upper` (the cost of a known answer). Returns an
     /// integer lower bound on the cost of every answer.
-    pub fn lower_bound(&self, upper: u64, iterations: usize, deadline: Option<Instant>) -> u64 {
+    pub fn lower_bound<'a>(
+        &self,
+        upper: u64,
+        iterations: usize,
+        deadline: impl Into<Deadline<'a>>,
+    ) -> u64 {
+        let deadline = deadline.into();
         if self.kings == 0 {
             return 0;
         }
@@ -156,7 +182,7 @@ impl Relaxation {
         let mut lambda = 2.0;
         let mut since_improved = 0;
         for it in 0..iterations {
-            if it >= 30 && it.is_multiple_of(16) && deadline.is_some_and(|d| Instant::now() >= d) {
+            if it > 0 && deadline.passed() {
                 break;
             }
             let value = self.evaluate(&u, &mut cover);

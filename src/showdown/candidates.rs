@@ -12,10 +12,15 @@
 //! These sets make the covering relaxation behind the lower bounds valid, drive the
 //! exhaustive search, and list the moves the local search tries for an unchecked king.
 
+use rayon::prelude::*;
+
 use crate::core::Square;
 use crate::core::pieces::PieceKind;
 
 use super::instance::Instance;
+
+/// Kings per part of the parallel construction of [`Candidates`].
+const PART: usize = 2048;
 
 /// One way a king may be checked.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
@@ -36,7 +41,10 @@ pub struct Candidate {
 pub struct Candidates {
     side: usize,
     kings: Vec<Square>,
-    by_king: Vec<Vec<Candidate>>,
+    /// Every king's candidates, one after the other; king `k`'s are
+    /// `all[starts[k]..starts[k + 1]]`.
+    all: Vec<Candidate>,
+    starts: Vec<usize>,
 }
 
 impl Candidates {
@@ -44,14 +52,32 @@ impl Candidates {
     pub fn new(instance: &Instance) -> Candidates {
         let side = instance.side();
         let kings: Vec<Square> = instance.kings().iter().collect();
-        let by_king = kings
-            .iter()
-            .map(|&king| of_square(instance, king))
+        // Large boards have tens of thousands of kings: their sets are built in parallel.
+        let parts: Vec<(Vec<Candidate>, Vec<usize>)> = kings
+            .par_chunks(PART)
+            .map(|part| {
+                let mut all = Vec::new();
+                let mut ends = Vec::with_capacity(part.len());
+                for &king in part {
+                    of_square(instance, king, &mut all);
+                    ends.push(all.len());
+                }
+                (all, ends)
+            })
             .collect();
+        let mut all = Vec::with_capacity(parts.iter().map(|(a, _)| a.len()).sum());
+        let mut starts = Vec::with_capacity(kings.len() + 1);
+        starts.push(0);
+        for (part, ends) in parts {
+            let base = all.len();
+            all.extend(part);
+            starts.extend(ends.into_iter().map(|e| base + e));
+        }
         Candidates {
             side,
             kings,
-            by_king,
+            all,
+            starts,
         }
     }
 
@@ -77,77 +103,89 @@ impl Candidates {
 
     /// Every way king `k` may be checked.
     pub fn of_king(&self, k: usize) -> &[Candidate] {
-        &self.by_king[k]
+        &self.all[self.starts[k]..self.starts[k + 1]]
     }
 }
 
-/// The candidates of the king on `king`.
-fn of_square(instance: &Instance, king: Square) -> Vec<Candidate> {
+/// Appends the candidates of the king on `king` to `out`.
+fn of_square(instance: &Instance, king: Square, out: &mut Vec<Candidate>) {
+    let first = out.len();
     let n = instance.side();
     let empty = |sq: Square| !instance.is_king(sq);
-    let mut out: Vec<Candidate> = Vec::new();
+    // The square `i` steps from the king against the direction `(dr, dc)`.
+    let back = |(dr, dc): (i8, i8), i: i32| king.offset(-i32::from(dr) * i, -i32::from(dc) * i, n);
+    // Per unit direction, walked once for every piece that slides or hops along it: the
+    // empty squares behind the king before the first king or the edge, and whether a king
+    // stands there, then the empty squares behind that king.
+    let mut walks: [Option<(i32, bool, i32)>; 9] = [None; 9];
+    let mut walk = |d: (i8, i8)| {
+        let slot = &mut walks[((d.0 + 1) * 3 + d.1 + 1) as usize];
+        *slot.get_or_insert_with(|| {
+            let run = |from: i32| {
+                (from..)
+                    .take_while(|&i| back(d, i).is_some_and(empty))
+                    .count() as i32
+            };
+            let first_run = run(1);
+            let screen = back(d, first_run + 1).is_some();
+            let second_run = if screen { run(first_run + 2) } else { 0 };
+            (first_run, screen, second_run)
+        })
+    };
     for kind in PieceKind::ALL {
         let m = kind.movement();
         let mut group = 0u8;
+        let mut push = |square: Square, needs_screen: bool, group: u8| {
+            out.push(Candidate {
+                kind,
+                square,
+                needs_screen,
+                group,
+            });
+        };
         // A piece on `from` leaps by `(dr, dc)` onto the king: `from = king - offset`.
-        for &(dr, dc) in m.leaps {
-            if let Some(from) = king.offset(-i32::from(dr), -i32::from(dc), n)
-                && empty(from)
-            {
-                out.push(Candidate {
-                    kind,
-                    square: from,
-                    needs_screen: false,
-                    group,
-                });
+        for &d in m.leaps {
+            if let Some(from) = back(d, 1).filter(|&sq| empty(sq)) {
+                push(from, false, group);
             }
             group += 1;
         }
-        for &(dr, dc) in m.slides {
-            let mut at = king;
-            while let Some(from) = at.offset(-i32::from(dr), -i32::from(dc), n) {
-                if !empty(from) {
-                    break;
+        // A slide reaches the king from every empty square before the first king.
+        for &d in m.slides {
+            let (run, _, _) = walk(d);
+            for i in 1..=run {
+                if let Some(from) = back(d, i) {
+                    push(from, false, group);
                 }
-                out.push(Candidate {
-                    kind,
-                    square: from,
-                    needs_screen: false,
-                    group,
-                });
-                at = from;
             }
             group += 1;
         }
-        for &(dr, dc) in m.hops {
-            let mut at = king;
-            let mut kings_between = 0;
-            while let Some(from) = at.offset(-i32::from(dr), -i32::from(dc), n) {
-                if !empty(from) {
-                    kings_between += 1;
-                    if kings_between == 2 {
-                        break;
-                    }
-                } else {
-                    // Right next to the king there is no room for a screen.
-                    let adjacent = at == king;
-                    if kings_between == 1 || !adjacent {
-                        out.push(Candidate {
-                            kind,
-                            square: from,
-                            needs_screen: kings_between == 0,
-                            group,
-                        });
+        // A hop: with one of our pieces as the screen from the empty squares before the
+        // first king (not right next to the king: no room for a screen), with that king as
+        // the screen from the empty squares behind it.
+        for &d in m.hops {
+            let (run, screen, behind) = walk(d);
+            for i in 2..=run {
+                if let Some(from) = back(d, i) {
+                    push(from, true, group);
+                }
+            }
+            if screen {
+                for i in run + 2..=run + 1 + behind {
+                    if let Some(from) = back(d, i) {
+                        push(from, false, group);
                     }
                 }
-                at = from;
             }
             group += 1;
         }
     }
     // Grouped by square, so that what a square blocks is worked out once for all its pieces.
-    out.sort_by_key(|c| (c.square, c.kind));
-    out
+    // A piece reaches the king from a square by one move only, so the keys are distinct and
+    // the order is fully determined.
+    out[first..].sort_unstable_by_key(|c| {
+        (u32::from(c.square.row) << 16) | (u32::from(c.square.col) << 8) | c.kind.index() as u32
+    });
 }
 
 #[cfg(test)]

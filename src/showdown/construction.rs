@@ -12,13 +12,14 @@ use crate::core::pieces::PieceKind;
 
 use super::board::{Board, Change};
 use super::candidates::Candidates;
+use super::deadline::Deadline;
 use super::instance::{Instance, Placement};
 
 /// Places pieces until every king is in check or no placement brings a king into check,
 /// each time the one with the lowest price per newly checked king. With `noise > 0` each ratio
 /// is multiplied by a random factor in `1..1 + noise` (a randomised construction). Returns
 /// true when every king ends in check; false also when `deadline` passes first (the board is
-/// then left half built).
+/// then left half built: [`complete_by_leaps`] finishes it).
 ///
 /// ```
 /// use chess_puzzles::core::{Square, SquareSet};
@@ -35,62 +36,314 @@ use super::instance::{Instance, Placement};
 /// assert!(greedy(&mut board, &Candidates::new(&instance), 0.0, &mut rand::rng(), None));
 /// assert_eq!(board.cost(), 1); // one bishop, rook or knight checks both kings
 /// ```
-pub fn greedy<G: Rng + ?Sized>(
+pub fn greedy<'a, G: Rng + ?Sized>(
     board: &mut Board,
     candidates: &Candidates,
     noise: f64,
     rng: &mut G,
-    deadline: Option<std::time::Instant>,
+    deadline: impl Into<Deadline<'a>>,
 ) -> bool {
-    let mut seen = vec![u32::MAX; board_cells(board)];
-    let mut tally = vec![0i32; board.king_count()];
-    let mut effect: Vec<Change> = Vec::new();
+    let deadline = deadline.into();
+    let mut work = Work::new(board);
     let mut scratch = Vec::new();
-    let mut round = 0u32;
     while board.unchecked() > 0 {
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if deadline.passed() {
             return false;
         }
-        let mut best: Option<(f64, PieceKind, usize)> = None;
-        for k in 0..board.king_count() {
-            if board.checks(k) > 0 {
-                continue;
-            }
-            for c in candidates.of_king(k) {
-                let p = board.cell(c.square);
-                let slot = p * 8 + c.kind.index();
-                if !board.is_empty(p) || seen[slot] == round {
-                    continue;
-                }
-                seen[slot] = round;
-                effect.clear();
-                board.effect_of_place(c.kind, p, &mut effect);
-                let net = board.net_checked(&effect, &mut tally);
-                if net <= 0 {
-                    continue;
-                }
-                let mut ratio = f64::from(board.price(c.kind)) / f64::from(net);
-                if noise > 0.0 {
-                    ratio *= 1.0 + noise * rng.random::<f64>();
-                }
-                if best.is_none_or(|(r, _, _)| ratio < r) {
-                    best = Some((ratio, c.kind, p));
-                }
-            }
-        }
-        round += 1;
+        // A round on a large board takes long: the deadline is looked at within it too.
+        let best = if noise > 0.0 {
+            work.choose_noisy(board, candidates, noise, rng, &deadline)
+        } else {
+            work.choose(board, candidates, &deadline)
+        };
         match best {
-            Some((_, kind, p)) => board.place(kind, p, &mut scratch),
+            Some((kind, p)) => board.place(kind, p, &mut scratch),
             None => return false,
         }
     }
     true
 }
 
+/// How many kings or slots [`greedy`] handles between two looks at its deadline.
+const LOOK_EVERY: usize = 1024;
+
+/// The working space of [`greedy`], reused from round to round.
+struct Work {
+    round: u32,
+    /// The round in which each (cell, kind) slot was last listed.
+    seen: Vec<u32>,
+    /// The number of unchecked kings that list the slot among their candidates (this round).
+    listed: Vec<u32>,
+    /// The slots of this round in the order first met (unchecked kings in order, each
+    /// king's candidates in order): the order that breaks ties.
+    order: Vec<usize>,
+    /// What the pieces looking through a cell check changes the same way whatever is placed
+    /// there: computed once per cell and round, kept in `occupying` at `occupying_at[cell]`.
+    occupying_round: Vec<u32>,
+    occupying_at: Vec<(u32, u32)>,
+    occupying: Vec<Change>,
+    tally: Vec<i32>,
+    effect: Vec<Change>,
+    /// Per cell, how many of our pieces would take a piece placed there as their screen.
+    screens: Vec<u8>,
+}
+
+impl Work {
+    fn new(board: &Board) -> Work {
+        let slots = board_cells(board);
+        Work {
+            round: 0,
+            seen: vec![u32::MAX; slots],
+            listed: vec![0; slots],
+            order: Vec::new(),
+            occupying_round: vec![u32::MAX; slots / 8],
+            occupying_at: vec![(0, 0); slots / 8],
+            occupying: Vec::new(),
+            tally: vec![0; board.king_count()],
+            effect: Vec::new(),
+            screens: vec![0; slots / 8],
+        }
+    }
+
+    /// Starts a round: lists the slots on empty cells from which some unchecked king could be
+    /// checked, in order, with how many unchecked kings list each. False when `deadline`
+    /// passes first.
+    fn list(&mut self, board: &Board, candidates: &Candidates, deadline: &Deadline<'_>) -> bool {
+        self.round += 1;
+        self.order.clear();
+        self.occupying.clear();
+        for k in 0..board.king_count() {
+            if k % LOOK_EVERY == LOOK_EVERY - 1 && deadline.passed() {
+                return false;
+            }
+            if board.checks(k) > 0 {
+                continue;
+            }
+            for c in candidates.of_king(k) {
+                let p = board.cell(c.square);
+                if !board.is_empty(p) {
+                    continue;
+                }
+                let slot = p * 8 + c.kind.index();
+                if self.seen[slot] == self.round {
+                    self.listed[slot] += 1;
+                } else {
+                    self.seen[slot] = self.round;
+                    self.listed[slot] = 1;
+                    self.order.push(slot);
+                }
+            }
+        }
+        true
+    }
+
+    /// Counts, for every empty cell, the pieces of ours that would hop over a piece placed
+    /// there (it would be their screen): the only way occupying a cell brings a king into
+    /// check. Each such piece adds at most one king.
+    fn mark_screens(&mut self, board: &Board) {
+        self.screens.iter_mut().for_each(|c| *c = 0);
+        let n = board.side();
+        for cell in board.piece_cells() {
+            let Some(kind) = board.piece_at(cell) else {
+                continue;
+            };
+            let from = board.square(cell);
+            for &(dr, dc) in kind.movement().hops {
+                let mut at = from;
+                while let Some(next) = at.offset(i32::from(dr), i32::from(dc), n) {
+                    let p = board.cell(next);
+                    if !board.is_empty(p) {
+                        break;
+                    }
+                    self.screens[p] = self.screens[p].saturating_add(1);
+                    at = next;
+                }
+            }
+        }
+    }
+
+    /// The changes of occupying cell `p`, computed once per round.
+    fn occupying(&mut self, board: &Board, p: usize) -> &[Change] {
+        if self.occupying_round[p] != self.round {
+            self.occupying_round[p] = self.round;
+            let from = self.occupying.len();
+            board.effect_of_occupying(p, &mut self.occupying);
+            self.occupying_at[p] = (from as u32, (self.occupying.len() - from) as u32);
+        }
+        let (from, len) = self.occupying_at[p];
+        &self.occupying[from as usize..(from + len) as usize]
+    }
+
+    /// The net number of kings that placing the slot's piece brings into check.
+    fn net(&mut self, board: &Board, slot: usize) -> i32 {
+        let (p, kind) = (slot / 8, PieceKind::ALL[slot % 8]);
+        let mut effect = std::mem::take(&mut self.effect);
+        effect.clear();
+        effect.extend_from_slice(self.occupying(board, p));
+        board.effect_of_piece(kind, p, &mut effect);
+        let net = board.net_checked(&effect, &mut self.tally);
+        self.effect = effect;
+        net
+    }
+
+    /// The slot with the lowest price per newly checked king, the first in [`Work::order`]
+    /// among equals: exactly the choice of trying every slot, but a slot is evaluated only
+    /// when a bound on its ratio could beat the best so far. The bound: a piece newly checks
+    /// at most the unchecked kings that list its slot, plus one king for each of our pieces
+    /// that would hop over it (a screen completed), so its ratio is at least price / that.
+    fn choose(
+        &mut self,
+        board: &Board,
+        candidates: &Candidates,
+        deadline: &Deadline<'_>,
+    ) -> Option<(PieceKind, usize)> {
+        if !self.list(board, candidates, deadline) {
+            return None;
+        }
+        self.mark_screens(board);
+        // Each slot's lowest possible ratio, and the most promising slot.
+        let mut bounds = Vec::with_capacity(self.order.len());
+        let mut start: Option<(f64, usize)> = None;
+        for i in 0..self.order.len() {
+            if i % LOOK_EVERY == LOOK_EVERY - 1 && deadline.passed() {
+                return None;
+            }
+            let slot = self.order[i];
+            let p = slot / 8;
+            let most = self.listed[slot] + u32::from(self.screens[p]);
+            let price = f64::from(board.price(PieceKind::ALL[slot % 8]));
+            let bound = price / f64::from(most.max(1));
+            bounds.push(bound);
+            if start.is_none_or(|(b, _)| bound < b) {
+                start = Some((bound, i));
+            }
+        }
+        let mut best: Option<(f64, usize)> = None;
+        let consider = |best: &mut Option<(f64, usize)>, work: &mut Work, i: usize| {
+            let slot = work.order[i];
+            let net = work.net(board, slot);
+            if net <= 0 {
+                return;
+            }
+            let ratio = f64::from(board.price(PieceKind::ALL[slot % 8])) / f64::from(net);
+            if best.is_none_or(|(r, j)| ratio < r || (ratio == r && i < j)) {
+                *best = Some((ratio, i));
+            }
+        };
+        if let Some((_, i)) = start {
+            consider(&mut best, self, i);
+        }
+        for (i, &bound) in bounds.iter().enumerate() {
+            if i % LOOK_EVERY == LOOK_EVERY - 1 && deadline.passed() {
+                return None;
+            }
+            if best.is_some_and(|(r, j)| bound > r || (bound == r && i >= j)) {
+                continue;
+            }
+            consider(&mut best, self, i);
+        }
+        best.map(|(_, i)| {
+            let slot = self.order[i];
+            (PieceKind::ALL[slot % 8], slot / 8)
+        })
+    }
+
+    /// The slot with the lowest price per newly checked king, each ratio multiplied by a
+    /// random factor in `1..1 + noise` (every slot is evaluated, in order).
+    fn choose_noisy<G: Rng + ?Sized>(
+        &mut self,
+        board: &Board,
+        candidates: &Candidates,
+        noise: f64,
+        rng: &mut G,
+        deadline: &Deadline<'_>,
+    ) -> Option<(PieceKind, usize)> {
+        if !self.list(board, candidates, deadline) {
+            return None;
+        }
+        let mut best: Option<(f64, usize)> = None;
+        for i in 0..self.order.len() {
+            if i % LOOK_EVERY == LOOK_EVERY - 1 && deadline.passed() {
+                return None;
+            }
+            let slot = self.order[i];
+            let net = self.net(board, slot);
+            if net <= 0 {
+                continue;
+            }
+            let mut ratio = f64::from(board.price(PieceKind::ALL[slot % 8])) / f64::from(net);
+            ratio *= 1.0 + noise * rng.random::<f64>();
+            if best.is_none_or(|(r, _)| ratio < r) {
+                best = Some((ratio, slot));
+            }
+        }
+        best.map(|(_, slot)| (PieceKind::ALL[slot % 8], slot / 8))
+    }
+}
+
 /// The number of cells of the board's padded array, times eight (a slot per kind).
 fn board_cells(board: &Board) -> usize {
     let side = board.side() + 4;
     side * side * 8
+}
+
+/// Completes a board on which some kings are unchecked (a greedy cut short by its deadline)
+/// with pieces whose checks nothing can take away: for each unchecked king, the piece that
+/// leaps or steps onto it, or slides onto it from a neighbouring square, with the lowest price
+/// per newly checked king. A king checked that way stays in check whatever is placed later,
+/// so at most one piece per king is added. Returns false when a king has no such square left
+/// empty (the board is then left as it is).
+///
+/// ```
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::board::Board;
+/// use chess_puzzles::showdown::candidates::Candidates;
+/// use chess_puzzles::showdown::construction::complete_by_leaps;
+/// use chess_puzzles::showdown::Instance;
+///
+/// let mut kings = SquareSet::new(4);
+/// kings.insert(Square::new(0, 0));
+/// kings.insert(Square::new(3, 3));
+/// let instance = Instance::new(4, kings, [5, 5, 1, 5, 5, 5, 5, 5]).unwrap();
+/// let mut board = Board::new(&instance);
+/// assert!(complete_by_leaps(&mut board, &Candidates::new(&instance)));
+/// // A knight on (2,3) leaps onto both kings.
+/// assert_eq!((board.unchecked(), board.cost()), (0, 1));
+/// ```
+pub fn complete_by_leaps(board: &mut Board, candidates: &Candidates) -> bool {
+    let mut tally = vec![0i32; board.king_count()];
+    let mut effect = Vec::new();
+    let mut scratch = Vec::new();
+    while board.unchecked() > 0 {
+        for k in 0..board.king_count() {
+            if board.checks(k) > 0 {
+                continue;
+            }
+            let king = candidates.king_square(k);
+            let mut best: Option<(f64, PieceKind, usize)> = None;
+            for c in candidates.of_king(k) {
+                let leap = usize::from(c.group) < c.kind.movement().leaps.len();
+                let unblockable = !c.needs_screen && (leap || c.square.is_neighbour(king));
+                let p = board.cell(c.square);
+                if !unblockable || !board.is_empty(p) {
+                    continue;
+                }
+                effect.clear();
+                board.effect_of_place(c.kind, p, &mut effect);
+                // At least the king itself comes into check, whatever the piece blocks.
+                let net = board.net_checked(&effect, &mut tally).max(1);
+                let ratio = f64::from(board.price(c.kind)) / f64::from(net);
+                if best.is_none_or(|(r, _, _)| ratio < r) {
+                    best = Some((ratio, c.kind, p));
+                }
+            }
+            match best {
+                Some((_, kind, p)) => board.place(kind, p, &mut scratch),
+                None => return false,
+            }
+        }
+    }
+    true
 }
 
 /// Removes pieces that no king needs (its removal leaves every king in check), the dearest
@@ -156,4 +409,114 @@ pub fn fallback(instance: &Instance, candidates: &Candidates) -> Vec<Placement> 
         }
     }
     pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Square, SquareSet};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The plain greedy written the obvious way: every (cell, kind) of every unchecked king
+    /// evaluated in full every round, the first with the lowest ratio kept.
+    fn reference(board: &mut Board, candidates: &Candidates) -> bool {
+        let mut tally = vec![0i32; board.king_count()];
+        let mut effect = Vec::new();
+        let mut scratch = Vec::new();
+        while board.unchecked() > 0 {
+            let mut seen = std::collections::HashSet::new();
+            let mut best: Option<(f64, PieceKind, usize)> = None;
+            for k in 0..board.king_count() {
+                if board.checks(k) > 0 {
+                    continue;
+                }
+                for c in candidates.of_king(k) {
+                    let p = board.cell(c.square);
+                    if !board.is_empty(p) || !seen.insert((p, c.kind)) {
+                        continue;
+                    }
+                    effect.clear();
+                    board.effect_of_place(c.kind, p, &mut effect);
+                    let net = board.net_checked(&effect, &mut tally);
+                    if net <= 0 {
+                        continue;
+                    }
+                    let ratio = f64::from(board.price(c.kind)) / f64::from(net);
+                    if best.is_none_or(|(r, _, _)| ratio < r) {
+                        best = Some((ratio, c.kind, p));
+                    }
+                }
+            }
+            match best {
+                Some((_, kind, p)) => board.place(kind, p, &mut scratch),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn the_bounded_choice_is_the_choice_of_trying_everything() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for round in 0..300 {
+            let n = rng.random_range(2..=14usize);
+            let density = [0.1, 0.3, 0.6, 0.85][round % 4];
+            let mut kings = SquareSet::new(n);
+            for r in 0..n {
+                for c in 0..n {
+                    if rng.random::<f64>() < density {
+                        kings.insert(Square::new(r as u8, c as u8));
+                    }
+                }
+            }
+            // Few distinct prices make ties, which must be broken the same way.
+            let top = [1u32, 3, 1000][round % 3];
+            let costs: [u32; 8] = std::array::from_fn(|_| rng.random_range(1..=top));
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut fast = Board::new(&instance);
+            let mut slow = Board::new(&instance);
+            let done = greedy(&mut fast, &candidates, 0.0, &mut rng, None);
+            assert_eq!(done, reference(&mut slow, &candidates));
+            assert_eq!(fast.placements(), slow.placements(), "round {round}");
+        }
+    }
+
+    #[test]
+    fn a_board_cut_short_is_completed_by_leaps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let mut completed = 0;
+        for _ in 0..100 {
+            let n = rng.random_range(3..=12usize);
+            let mut kings = SquareSet::new(n);
+            for r in 0..n {
+                for c in 0..n {
+                    if rng.random::<f64>() < 0.4 {
+                        kings.insert(Square::new(r as u8, c as u8));
+                    }
+                }
+            }
+            let costs: [u32; 8] = std::array::from_fn(|_| rng.random_range(1..=9));
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut board = Board::new(&instance);
+            // A deadline already passed: nothing placed by the greedy.
+            let passed = std::time::Instant::now();
+            assert!(
+                !greedy(&mut board, &candidates, 0.0, &mut rng, Some(passed))
+                    || instance.king_count() == 0
+            );
+            if complete_by_leaps(&mut board, &candidates) {
+                assert!(super::super::judge::verify(&instance, &board.placements()).is_ok());
+                completed += 1;
+            }
+        }
+        // Only a king surrounded by kings can lack a square to be leapt onto from.
+        assert!(completed >= 80, "{completed}");
+    }
 }

@@ -15,6 +15,7 @@ use crate::core::pieces::PieceKind;
 
 use super::board::{Board, Change};
 use super::candidates::Candidates;
+use super::deadline::Deadline;
 use super::instance::{Instance, Placement};
 
 /// The outcome of an exhaustive search.
@@ -35,7 +36,7 @@ struct Dfs<'a> {
     best: Option<Vec<Placement>>,
     nodes: u64,
     limit: u64,
-    deadline: Option<std::time::Instant>,
+    deadline: Deadline<'a>,
     assigned: Vec<usize>,
     scratch: Vec<Change>,
     marks: Vec<u32>,
@@ -62,13 +63,14 @@ struct Dfs<'a> {
 ///     other => panic!("{other:?}"),
 /// }
 /// ```
-pub fn optimum(
+pub fn optimum<'a>(
     instance: &Instance,
-    candidates: &Candidates,
+    candidates: &'a Candidates,
     known: Option<(u64, Vec<Placement>)>,
     limit: u64,
-    deadline: Option<std::time::Instant>,
+    deadline: impl Into<Deadline<'a>>,
 ) -> Outcome {
+    let deadline = deadline.into();
     let board = Board::new(instance);
     let stride = instance.side() + 4;
     let (best_cost, best) = match known {
@@ -130,7 +132,7 @@ pub fn complete(
         best: None,
         nodes: 0,
         limit,
-        deadline: None,
+        deadline: Deadline::NEVER,
         assigned,
         scratch: Vec::new(),
         marks: vec![0; stride * stride],
@@ -144,12 +146,7 @@ impl Dfs<'_> {
     /// Returns false when the node limit stopped the search.
     fn search(&mut self, cost: u64) -> bool {
         self.nodes += 1;
-        if self.nodes > self.limit
-            || (self.nodes.is_multiple_of(256)
-                && self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
-        {
+        if self.nodes > self.limit || (self.nodes.is_multiple_of(256) && self.deadline.passed()) {
             return false;
         }
         if self.board.unchecked() == 0 {

@@ -14,7 +14,7 @@ use std::str::FromStr;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::instance::{MAX_COST, MAX_SIDE};
+use super::instance::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
 use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
@@ -56,11 +56,7 @@ pub enum Costs {
     Random,
 }
 
-/// The statement's most tests in one input.
-pub const STATEMENT_TESTS: u64 = 15;
-
-/// The statement's smallest and largest board sides.
-pub const STATEMENT_SIDES: (usize, usize) = (2, 25);
+pub use super::instance::{STATEMENT_SIDES, STATEMENT_TESTS};
 
 /// The number of kings of a [`Kind::Sparse`] board, fewest and most.
 pub const SPARSE_KINGS: (usize, usize) = (1, 3);
@@ -71,7 +67,8 @@ pub const EXPENSIVE_SIDES: (usize, usize) = (2, 5);
 /// The lowest price of [`Kind::ExpensiveSmall`].
 pub const EXPENSIVE_COST: u32 = 900_000;
 
-/// A range of board sides, both ends included, within 2..=[`MAX_SIDE`]. Written `N` or `A-B`
+/// A range of board sides, both ends included, within [`MIN_SIDE`]..=[`MAX_SIDE`] (2..256,
+/// the program's limits; the statement's are 2..25). Written `N` or `A-B`
 /// on the command line.
 ///
 /// ```
@@ -90,9 +87,9 @@ pub struct Sizes {
 }
 
 impl Sizes {
-    /// The range `min..=max`; `None` when it is empty or leaves 2..=[`MAX_SIDE`].
+    /// The range `min..=max`; `None` when it is empty or leaves [`MIN_SIDE`]..=[`MAX_SIDE`].
     pub fn new(min: usize, max: usize) -> Option<Sizes> {
-        (2 <= min && min <= max && max <= MAX_SIDE).then_some(Sizes { min, max })
+        (MIN_SIDE <= min && min <= max && max <= MAX_SIDE).then_some(Sizes { min, max })
     }
 
     /// The smallest side.
@@ -124,7 +121,10 @@ impl fmt::Display for Sizes {
 
 /// Why a size range was not understood.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("expected a board side 2..{MAX_SIDE} or a range A-B with A <= B, found '{0}'")]
+#[error(
+    "expected a board side {sides} or a range A-B of them with A <= B, found '{0}'",
+    sides = program_sides()
+)]
 pub struct SizesError(String);
 
 impl FromStr for Sizes {

@@ -3,9 +3,40 @@
 use crate::core::pieces::PieceKind;
 use crate::core::{Square, SquareSet};
 
-/// The largest board side accepted (the statement's is 25). A [`Square`] addresses at most
-/// 256 rows and columns; the solver's memory grows with n² (about 1.5 MB at n = 256).
+/// The smallest board side this program accepts, the statement's too (a 1x1 board could hold
+/// no king with an empty neighbour).
+pub const MIN_SIDE: usize = 2;
+
+/// The largest board side this program accepts (the statement's is [`STATEMENT_SIDES`]`.1`).
+/// A [`Square`] addresses at most 256 rows and columns; the solver's memory grows with n²
+/// (about 1.5 MB at n = 256).
 pub const MAX_SIDE: usize = 256;
+
+/// The board sides the statement allows, 2..25. The solver, the judge and the generator
+/// accept [`MIN_SIDE`]..[`MAX_SIDE`] (2..256); `validate` holds an input to the statement's.
+pub const STATEMENT_SIDES: (usize, usize) = (MIN_SIDE, 25);
+
+/// The board sides this program accepts, as every message states them:
+/// `2..256 (the program's limit; the statement's is 2..25)`.
+pub fn program_sides() -> String {
+    format!(
+        "{MIN_SIDE}..{MAX_SIDE} (the program's limit; the statement's is {}..{})",
+        STATEMENT_SIDES.0, STATEMENT_SIDES.1
+    )
+}
+
+/// The board sides the statement allows, as every message states them:
+/// `2..25 (the statement's limit; the program's is 2..256)`.
+pub fn statement_sides() -> String {
+    format!(
+        "{}..{} (the statement's limit; the program's is {MIN_SIDE}..{MAX_SIDE})",
+        STATEMENT_SIDES.0, STATEMENT_SIDES.1
+    )
+}
+
+/// The most tests an input of the statement holds (the solver and the judge read any number
+/// up to [`PLAUSIBLE_COUNT`](crate::input::PLAUSIBLE_COUNT); the generator writes up to 10^9).
+pub const STATEMENT_TESTS: u64 = 15;
 
 /// The dearest price of a piece the statement allows.
 pub const MAX_COST: u64 = 1_000_000;
@@ -24,8 +55,8 @@ pub struct Instance {
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum InstanceError {
-    /// The side is 0 or larger than [`MAX_SIDE`].
-    #[error("a board side 1..{MAX_SIDE}, found {0}")]
+    /// The side is below [`MIN_SIDE`] or above [`MAX_SIDE`].
+    #[error("a board side {MIN_SIDE}..{MAX_SIDE}, found {0}")]
     BadSide(usize),
     /// A price is 0 or above [`MAX_COST`].
     #[error("a cost 1..{MAX_COST}, found {0}")]
@@ -53,7 +84,7 @@ impl Instance {
     /// assert_eq!(instance.king_count(), 1);
     /// ```
     pub fn new(side: usize, kings: SquareSet, costs: [u32; 8]) -> Result<Instance, InstanceError> {
-        if side == 0 || side > MAX_SIDE || kings.side() != side {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&side) || kings.side() != side {
             return Err(InstanceError::BadSide(side));
         }
         if let Some(&bad) = costs.iter().find(|&&c| c == 0 || u64::from(c) > MAX_COST) {
@@ -98,6 +129,22 @@ impl Instance {
 
     /// The first king (row-major) that no piece could check on any board, if any.
     pub fn first_uncheckable_king(&self) -> Option<Square> {
+        // A king with an empty neighbour can be checked from there (by a horse, say): only
+        // the others need their candidate sets.
+        let n = self.side;
+        let free = |king: Square| {
+            (-1..=1).any(|dr| {
+                (-1..=1).any(|dc| {
+                    (dr, dc) != (0, 0)
+                        && king
+                            .offset(dr, dc, n)
+                            .is_some_and(|sq| !self.kings.contains(sq))
+                })
+            })
+        };
+        if self.kings.iter().all(free) {
+            return None;
+        }
         let candidates = super::candidates::Candidates::new(self);
         (0..candidates.king_count())
             .find(|&k| candidates.of_king(k).is_empty())

@@ -18,11 +18,10 @@
 //! assert!(matches!(report.verdict, Verdict::Wrong { case: 1, .. }));
 //! ```
 
-use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
 
-use crate::core::pieces::attacks;
+use crate::core::pieces::for_each_attack;
 use crate::core::{Square, SquareSet};
 use crate::error::{InputError, Position};
 use crate::input::{Scanner, parse_digits};
@@ -174,7 +173,7 @@ impl fmt::Display for Verdict {
 pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
     let n = instance.side();
     let mut occupied = instance.kings().clone();
-    let mut seen = HashSet::with_capacity(pieces.len());
+    let mut seen = SquareSet::new(n);
     for p in pieces {
         let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
         if row > n as u64 || col > n as u64 {
@@ -191,17 +190,25 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
                 square: p.square,
             });
         }
-        if !seen.insert(p.square) {
+        if seen.contains(p.square) {
             return Err(Rejection::Repeated(p.square));
         }
+        seen.insert(p.square);
         occupied.insert(p.square);
     }
     let mut checked = SquareSet::new(n);
     for p in pieces {
-        let hit = attacks(p.kind, p.square, &occupied);
-        for sq in hit.intersection(instance.kings()).iter() {
-            checked.insert(sq);
-        }
+        for_each_attack(
+            p.kind,
+            p.square,
+            n,
+            |sq| occupied.contains(sq),
+            |sq| {
+                if instance.is_king(sq) {
+                    checked.insert(sq);
+                }
+            },
+        );
     }
     if let Some(king) = instance.kings().iter().find(|&k| !checked.contains(k)) {
         return Err(Rejection::NotInCheck(king));
@@ -210,6 +217,56 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
         .iter()
         .map(|p| u64::from(instance.cost(p.kind)))
         .sum())
+}
+
+/// For every king, row by row, its square and the pieces (indices into `pieces`) that check
+/// it on the final board: the explanation of a valid answer (a king of an invalid one may
+/// have none).
+///
+/// ```
+/// use chess_puzzles::core::pieces::PieceKind;
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::judge::checkers;
+/// use chess_puzzles::showdown::{Instance, Placement};
+///
+/// let mut kings = SquareSet::new(3);
+/// kings.insert(Square::new(0, 0));
+/// kings.insert(Square::new(0, 2));
+/// let instance = Instance::new(3, kings, [1; 8]).unwrap();
+/// let rook = Placement { kind: PieceKind::Rook, square: Square::new(0, 1) };
+/// let knight = Placement { kind: PieceKind::Knight, square: Square::new(1, 2) };
+/// let explained = checkers(&instance, &[rook, knight]);
+/// assert_eq!(explained, vec![(Square::new(0, 0), vec![0, 1]), (Square::new(0, 2), vec![0])]);
+/// ```
+pub fn checkers(instance: &Instance, pieces: &[Placement]) -> Vec<(Square, Vec<usize>)> {
+    let n = instance.side();
+    let mut occupied = instance.kings().clone();
+    for p in pieces {
+        if usize::from(p.square.row) < n && usize::from(p.square.col) < n {
+            occupied.insert(p.square);
+        }
+    }
+    let mut by_king: Vec<(Square, Vec<usize>)> =
+        instance.kings().iter().map(|k| (k, Vec::new())).collect();
+    let index: std::collections::HashMap<Square, usize> = by_king
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (*k, i))
+        .collect();
+    for (i, p) in pieces.iter().enumerate() {
+        for_each_attack(
+            p.kind,
+            p.square,
+            n,
+            |sq| occupied.contains(sq),
+            |sq| {
+                if let Some(&k) = index.get(&sq) {
+                    by_king[k].1.push(i);
+                }
+            },
+        );
+    }
+    by_king
 }
 
 /// Why [`check`] could not judge: the judge input itself is unreadable.
@@ -317,16 +374,22 @@ pub fn check<I: Read, O: Read>(
             Err(reason) => verdict = Verdict::Wrong { case, reason },
         }
     }
-    if verdict == Verdict::Accepted
-        && let Ok(Some(token)) = answers.next_token()
-    {
-        verdict = Verdict::Wrong {
-            case,
-            reason: Rejection::Trailing {
-                position: token.position,
-                found: token.describe(),
-            },
+    if verdict == Verdict::Accepted {
+        // Anything after the last answer, readable or not, makes the output wrong.
+        let trailing = match answers.next_token() {
+            Ok(None) => None,
+            Ok(Some(token)) => Some((token.position, token.describe())),
+            Err(InputError::Parse(e)) => Some((e.position, e.found)),
+            Err(InputError::Io(e)) => {
+                Some((answers.position(), format!("unreadable output ({e})")))
+            }
         };
+        if let Some((position, found)) = trailing {
+            verdict = Verdict::Wrong {
+                case,
+                reason: Rejection::Trailing { position, found },
+            };
+        }
     }
     let total = scores.iter().sum();
     Ok(Report {

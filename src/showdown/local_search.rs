@@ -19,6 +19,7 @@ use crate::core::pieces::PieceKind;
 
 use super::board::{Board, Change};
 use super::candidates::Candidates;
+use super::deadline::Deadline;
 use super::exhaustive;
 use super::instance::Placement;
 
@@ -168,7 +169,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 continue;
             }
             if self.step - self.improved_at > RESTART_STEPS + 100 * self.weights.len() as u64 {
-                self.restart();
+                self.restart(Deadline::from(limits.deadline).or_stop(stop));
             }
             // Check a king with a move that keeps the cost below the best answer's; when none
             // fits, make room by taking a piece away.
@@ -189,10 +190,15 @@ impl<'a, G: Rng> Search<'a, G> {
     /// kings left unchecked are checked again by the exact branch and bound, which keeps the
     /// change when it costs less (see [`Search::polish_with`]). Stops at `target`. Returns
     /// the best cost.
-    pub fn polish(&mut self, tries: u64, deadline: Option<Instant>, target: u64) -> u64 {
+    pub fn polish<'d>(
+        &mut self,
+        tries: u64,
+        deadline: impl Into<Deadline<'d>>,
+        target: u64,
+    ) -> u64 {
+        let deadline = deadline.into();
         let mut done = 0;
-        while done < tries && self.best_cost > target && deadline.is_none_or(|d| Instant::now() < d)
-        {
+        while done < tries && self.best_cost > target && !deadline.passed() {
             let chunk = POLISH_CHUNK.min(tries - done);
             self.polish_with(chunk, POLISH_WINDOW, POLISH_PIECES, POLISH_NODES);
             done += chunk;
@@ -469,12 +475,12 @@ impl<'a, G: Rng> Search<'a, G> {
             .collect()
     }
 
-    /// Starts again from a randomised greedy answer with fresh weights; the best answer is
-    /// kept.
-    fn restart(&mut self) {
+    /// Starts again from a randomised greedy answer with fresh weights (built by `deadline`,
+    /// else nothing changes); the best answer is kept.
+    fn restart(&mut self, deadline: Deadline<'_>) {
         self.improved_at = self.step;
         let mut board = self.empty.clone();
-        if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, None) {
+        if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, deadline) {
             return;
         }
         self.board = board;

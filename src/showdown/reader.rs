@@ -5,9 +5,12 @@ use std::io::Read;
 
 use crate::core::{Square, SquareSet};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position};
-use crate::input::{Cases, Scanner};
+use crate::input::{Cases, Scanner, parse_digits};
 
-use super::instance::{Instance, InstanceError, MAX_COST, MAX_SIDE};
+use super::instance::{Instance, InstanceError, MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+
+/// The characters of a board row: a king, an empty square.
+pub(crate) const SQUARES: &[u8] = b"#_";
 
 /// Reads the test cases of a judge input one at a time. See the [module docs](self).
 ///
@@ -65,8 +68,46 @@ impl<R: Read> Reader<R> {
     }
 
     fn read_case(&mut self) -> Result<Instance, InputError> {
-        let expected_side = format!("a board side n 1..{MAX_SIDE}");
-        let side = self.scanner.next_u64(&expected_side, 1, MAX_SIDE as u64)? as usize;
+        let expected_side = format!("a board side n {}", program_sides());
+        let first_test = self.cases.context().starts_with("test 1 of");
+        let total = self.cases.total();
+        let token = self.scanner.expect_token(&expected_side)?;
+        let side = match parse_digits(token.bytes) {
+            Some(v) if (MIN_SIDE as u64..=MAX_SIDE as u64).contains(&v) => v as usize,
+            Some(_) => {
+                return Err(ParseError::new(
+                    token.position,
+                    ParseErrorKind::OutOfRange,
+                    expected_side,
+                    token.describe(),
+                )
+                .into());
+            }
+            None if first_test && token.bytes.iter().all(|b| SQUARES.contains(b)) => {
+                // The statement's own sample starts with the side, without the test count.
+                return Err(ParseError::new(
+                    token.position,
+                    ParseErrorKind::NotANumber,
+                    expected_side,
+                    format!(
+                        "a board row {}: the first number, {total}, was read as the number of \
+                         tests t, so the input seems to lack it (the statement's sample leaves \
+                         it out); add the number of tests as its first line, e.g. 1",
+                        token.describe()
+                    ),
+                )
+                .into());
+            }
+            None => {
+                return Err(ParseError::new(
+                    token.position,
+                    ParseErrorKind::NotANumber,
+                    expected_side,
+                    token.describe(),
+                )
+                .into());
+            }
+        };
         let mut kings = SquareSet::new(side);
         let mut row_starts = Vec::with_capacity(side);
         for r in 0..side {
@@ -208,6 +249,9 @@ mod tests {
                 1,
             ),
             ("1\n0\n", ParseErrorKind::OutOfRange, 2, 1),
+            ("1\n1\n", ParseErrorKind::OutOfRange, 2, 1),
+            ("1\n257\n", ParseErrorKind::OutOfRange, 2, 1),
+            ("1\n-2\n", ParseErrorKind::NotANumber, 2, 1),
             (
                 "1\n2\n#_\n__\n1 1 1 1 1 1 1 1\n5\n",
                 ParseErrorKind::TrailingInput,
@@ -231,6 +275,24 @@ mod tests {
                 "{text:?}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn the_statements_sample_without_the_count_is_explained() {
+        // The statement prints its sample without t: 5 is read as t, the first row as a side.
+        let e = first_error("5\n___##\n__#__\n##_#_\n_##__\n##___\n1 1 1 1 1 1 2 1\n");
+        assert_eq!(e.kind, ParseErrorKind::NotANumber);
+        assert_eq!((e.position.line, e.position.column), (2, 1));
+        let text = e.to_string();
+        assert!(text.contains("found a board row '___##'"), "{text}");
+        assert!(
+            text.contains("add the number of tests as its first line"),
+            "{text}"
+        );
+        // Only for the first test: later, a row where a side should be is a plain error.
+        let e = first_error("2\n2\n#_\n__\n1 1 1 1 1 1 1 1\n#_\n");
+        assert_eq!(e.kind, ParseErrorKind::NotANumber);
+        assert!(!e.to_string().contains("first line"), "{e}");
     }
 
     #[test]

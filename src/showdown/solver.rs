@@ -2,7 +2,8 @@
 //! construction improved by local search on both cores, stopping early when the answer's cost
 //! meets the lower bound. Every answer returned has passed [`judge::verify`].
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -14,11 +15,13 @@ use crate::core::pieces::PieceKind;
 use super::board::Board;
 use super::bounds::Relaxation;
 use super::candidates::Candidates;
-use super::construction::{fallback, greedy, prune};
+use super::construction::{complete_by_leaps, fallback, greedy, prune};
+use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
-use super::instance::{Answer, Instance, Placement, score};
+use super::instance::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 use super::judge::verify;
 use super::local_search::{Limits, Search};
+use super::progress::Progress;
 
 /// How much effort one test gets.
 #[derive(Copy, Clone, Debug)]
@@ -86,54 +89,195 @@ pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution
     prepared.finish(&left, seed)
 }
 
-/// The part of the first round's time in the whole search time (see [`solve_all`]).
+/// The part of the first round's time in the whole search time (see [`solve_input`]).
 const FIRST_ROUND: f64 = 0.4;
 /// The part of the second round's time shared equally among the open tests; the rest goes by
-/// each test's weight (see [`solve_all`]).
+/// each test's weight (see [`solve_input`]).
 const EQUAL_SHARE: f64 = 0.25;
 /// The improvement a test is credited with before any is seen, as a part of its score.
 const PRIOR_GAIN: f64 = 0.002;
+/// On boards larger than [`ALWAYS_GREEDY_SIDE`], the least time the first answer of a test
+/// may take, even past the time limit (by at most this much).
+pub const FIRST_ANSWER_MIN: Duration = Duration::from_millis(80);
 
 /// Solves every test of an input within `time_limit` in all, handing each answer to `each`
-/// (test number from 1, answer) in order.
+/// (test number from 1, answer) in order. See [`solve_input`], which this calls with no stop
+/// flag and no progress.
+pub fn solve_all<E>(
+    instances: &[Instance],
+    time_limit: Duration,
+    steps: Option<u64>,
+    seed: u64,
+    each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
+) -> Result<(), E> {
+    let settings = Settings {
+        time_limit,
+        steps,
+        seed,
+        ..Settings::default()
+    };
+    solve_input(instances, &settings, each).map(|_| ())
+}
+
+/// How [`solve_input`] and [`greedy_input`] work through an input.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Settings<'a> {
+    /// The time for the whole input, from the call; it bounds every part of the run.
+    pub time_limit: Duration,
+    /// When set, each search makes exactly this many local-search steps per thread (unless
+    /// the time limit runs out first), and the answers depend only on `seed`.
+    pub steps: Option<u64>,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Raised from outside (Ctrl-C): every test is then answered at once with the best answer
+    /// it holds.
+    pub stop: Option<&'a AtomicBool>,
+    /// Where to report the run's state, for a progress display.
+    pub progress: Option<&'a Progress>,
+}
+
+/// How a run ended (every test was answered in any case).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Ending {
+    /// The stop flag was raised: the answers are the best held at that moment.
+    pub interrupted: bool,
+    /// With a step count: the time limit ran out before every step was made, so the answers
+    /// depend on the machine's speed.
+    pub steps_cut: bool,
+}
+
+impl Settings<'_> {
+    /// The deadline of the whole run started at `start`: the time limit and the stop flag.
+    fn deadline(&self, start: Instant) -> Deadline<'_> {
+        let hard = Deadline::NEVER.within(start, self.time_limit);
+        match self.stop {
+            Some(flag) => hard.or_stop(flag),
+            None => hard,
+        }
+    }
+
+    fn seed_of(&self, i: usize) -> u64 {
+        self.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Each test's equal share of the time.
+    fn share(&self, tests: usize) -> Duration {
+        self.time_limit / u32::try_from(tests.max(1)).unwrap_or(u32::MAX)
+    }
+
+    fn ending(&self, hard: &Deadline<'_>) -> Ending {
+        Ending {
+            interrupted: hard.stopped(),
+            steps_cut: self.steps.is_some() && hard.left().is_some_and(|l| l.is_zero()),
+        }
+    }
+}
+
+/// Boards up to this side (the statement's largest) always get the whole plain greedy as their
+/// first answer, whatever the time limit: it takes about a millisecond there (25 ms at most
+/// on the boards measured), and so no answer is ever worse than `--greedy`'s.
+pub const ALWAYS_GREEDY_SIDE: usize = STATEMENT_SIDES.1;
+
+/// The deadline of the first answer of a test of side `side`, whose work starts at `from`:
+/// on boards up to [`ALWAYS_GREEDY_SIDE`] only the stop flag; on larger ones a quarter of the
+/// test's `share` of the time but at least [`FIRST_ANSWER_MIN`], and no later than
+/// [`FIRST_ANSWER_MIN`] after the end of the run (`hard`), which alone counts with a step
+/// count.
+fn first_answer_deadline<'a>(
+    hard: Deadline<'a>,
+    side: usize,
+    from: Instant,
+    share: Duration,
+    steps: Option<u64>,
+) -> Deadline<'a> {
+    if side <= ALWAYS_GREEDY_SIDE {
+        return match hard.flag() {
+            Some(flag) => Deadline::NEVER.or_stop(flag),
+            None => Deadline::NEVER,
+        };
+    }
+    let latest = hard.later_by(FIRST_ANSWER_MIN);
+    match steps {
+        Some(_) => latest,
+        None => latest.within(from, (share / 4).max(FIRST_ANSWER_MIN)),
+    }
+}
+
+/// Solves every test of an input, handing each answer to `each` (test number from 1, answer)
+/// in order, within `settings.time_limit` in all, except for the first answers (see
+/// [`first_answer_deadline`]: on boards up to [`ALWAYS_GREEDY_SIDE`] the whole greedy, a
+/// millisecond or so a board; on larger ones at most [`FIRST_ANSWER_MIN`] past the limit).
 ///
-/// Every test is first [prepared](prepare) (both cores, each test at most its equal share of
-/// the time). The search time left is then spent in two rounds. In the first, every open
+/// Every test is first [prepared](prepare) (both cores): its first answer (the plain greedy,
+/// the answer of [`greedy_input`], so no answer is ever worse than that one), its lower
+/// bound, and on small boards the exact search, each with a part of the test's equal share
+/// of the time. The tests solved already at the start of the input are handed out at once.
+/// The search time left is then spent in two rounds. In the first, every open
 /// test gets an equal share, in two halves; in the second, the searches go on where they
 /// stopped: a part of the time is shared equally again, the rest in proportion to a weight in
 /// score (cost / n²): what the test gained in the second half of its first round, plus how
 /// far apart its searches' answers are, plus a small part of its score. So the time goes to
 /// the tests whose score still falls or whose searches disagree, in proportion to what they
 /// weigh in the total, not to those already settled; a test that finishes early leaves its
-/// time to those after it. With `steps` set, the time plays no
-/// part: each search makes that many steps, and the answers depend only on `seed`.
-pub fn solve_all<E>(
+/// time to those after it. With `steps` set, the time only cuts the run short: each search
+/// makes that many steps, and the answers depend only on the seed. When the stop flag is
+/// raised, every test is answered at once with the best answer it holds.
+pub fn solve_input<E>(
     instances: &[Instance],
-    time_limit: Duration,
-    steps: Option<u64>,
-    seed: u64,
+    settings: &Settings<'_>,
     mut each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
-) -> Result<(), E> {
+) -> Result<Ending, E> {
     use rayon::prelude::*;
     let start = Instant::now();
-    let count = instances.len().max(1);
-    let share = time_limit / u32::try_from(count).unwrap_or(u32::MAX);
-    let seed_of = |i: usize| seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let hard = settings.deadline(start);
+    let steps = settings.steps;
+    let share = settings.share(instances.len());
+    let progress = settings.progress;
+    if let Some(progress) = progress {
+        let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
+        progress.begin(&sides, start, hard.moment());
+    }
     let prepared: Vec<Prepared> = instances
         .par_iter()
         .enumerate()
-        .map(|(i, instance)| prepare(instance, &Budget { time: share, steps }, seed_of(i)))
+        .map(|(i, instance)| {
+            let p = prepare_within(instance, share, hard, steps);
+            if let (Some(progress), Some((cost, bound))) = (progress, p.standing()) {
+                progress.update(i, cost, bound);
+            }
+            p
+        })
         .collect();
-    let left = |start: Instant| time_limit.saturating_sub(start.elapsed());
+    // Hands out the answers in order, as soon as each is final.
+    let mut written = 0;
+    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>| {
+        if let (Some(progress), Ok(solution)) = (progress, &solved) {
+            progress.update(i, solution.answer.cost, solution.lower_bound);
+            progress.answered();
+        }
+        each(i + 1, solved)
+    };
+    while written < prepared.len() && prepared[written].is_done() {
+        hand_out(written, prepared[written].conclude(&[]))?;
+        written += 1;
+    }
+    let left = || hard.left().unwrap_or(Duration::MAX);
     let open = prepared.iter().filter(|p| !p.is_done()).count();
-    let round = left(start).mul_f64(FIRST_ROUND) / u32::try_from(open.max(1)).unwrap_or(1);
+    let round = part_of(left(), FIRST_ROUND) / u32::try_from(open.max(1)).unwrap_or(u32::MAX);
     // First round, and the weight of each test.
     let mut searches = Vec::with_capacity(prepared.len());
     let mut weights = vec![0.0f64; prepared.len()];
     for (i, p) in prepared.iter().enumerate() {
+        if p.is_done() || hard.passed() {
+            searches.push(Vec::new());
+            continue;
+        }
         let now = Instant::now();
-        let deadline = |part: f64| steps.is_none().then(|| now + round.mul_f64(part));
-        let mut s = p.searches(seed_of(i), deadline(0.25));
+        let deadline = |part: f64| match steps {
+            Some(_) => hard,
+            None => hard.within(now, part_of(round, part)),
+        };
+        let mut s = p.searches(settings.seed_of(i), deadline(0.25));
         if !s.is_empty() {
             let first_steps = steps.map(|n| n / 2);
             let half = p.search(&mut s, first_steps, deadline(0.5));
@@ -143,26 +287,70 @@ pub fn solve_all<E>(
             weights[i] = score(half.saturating_sub(end), side)
                 + score(worst - end, side)
                 + PRIOR_GAIN * score(end, side);
+            if let (Some(progress), Some((_, bound))) = (progress, p.standing()) {
+                progress.update(i, end, bound);
+            }
         }
         searches.push(s);
     }
-    // Second round, each answer written as soon as its search ends.
+    // Second round, each answer handed out as soon as its search ends.
     let mut still_open = searches.iter().filter(|s| !s.is_empty()).count().max(1);
-    for (i, (p, mut s)) in prepared.iter().zip(searches).enumerate() {
-        if steps.is_none() && !s.is_empty() {
+    for (i, (p, mut s)) in prepared.iter().zip(searches).enumerate().skip(written) {
+        if steps.is_none() && !s.is_empty() && !hard.passed() {
             let total: f64 = weights[i..].iter().sum();
             let part = if total > 0.0 {
                 EQUAL_SHARE / still_open as f64 + (1.0 - EQUAL_SHARE) * weights[i] / total
             } else {
                 1.0 / still_open as f64
             };
-            let deadline = Instant::now() + left(start).mul_f64(part.clamp(0.0, 1.0));
-            p.search(&mut s, None, Some(deadline));
+            let deadline = hard.within(Instant::now(), part_of(left(), part));
+            p.search(&mut s, None, deadline);
             still_open = still_open.saturating_sub(1).max(1);
         }
-        each(i + 1, p.conclude(&s))?;
+        hand_out(i, p.conclude(&s))?;
     }
-    Ok(())
+    Ok(settings.ending(&hard))
+}
+
+/// Answers every test with the plain greedy ([`plain_greedy_within`]), the baseline of the
+/// measurements, handing each answer to `each` in order: the tests are solved a few at a
+/// time in parallel, each greedy within the deadline of a first answer of [`solve_input`]
+/// (cut short, it is completed by [`complete_by_leaps`]), its lower bound within a tenth of
+/// the test's share of the time.
+pub fn greedy_input<E>(
+    instances: &[Instance],
+    settings: &Settings<'_>,
+    mut each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
+) -> Result<Ending, E> {
+    use rayon::prelude::*;
+    let start = Instant::now();
+    let hard = settings.deadline(start);
+    let share = settings.share(instances.len());
+    if let Some(progress) = settings.progress {
+        let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
+        progress.begin(&sides, start, hard.moment());
+    }
+    let width = rayon::current_num_threads().max(1);
+    for (w, window) in instances.chunks(width).enumerate() {
+        let answers: Vec<Result<Solution, SolveError>> = window
+            .par_iter()
+            .map(|instance| {
+                let from = Instant::now();
+                let first =
+                    first_answer_deadline(hard, instance.side(), from, share, settings.steps);
+                plain_greedy_within(instance, first, hard.within(from, share / 10))
+            })
+            .collect();
+        for (j, solved) in answers.into_iter().enumerate() {
+            let i = w * width + j;
+            if let (Some(progress), Ok(solution)) = (settings.progress, &solved) {
+                progress.update(i, solution.answer.cost, solution.lower_bound);
+                progress.answered();
+            }
+            each(i + 1, solved)?;
+        }
+    }
+    Ok(settings.ending(&hard))
 }
 
 /// A test made ready for the search: its first answer and lower bound, or already solved
@@ -184,13 +372,32 @@ enum State {
     },
 }
 
-/// The first part of [`solve`]: a first answer (the greedy, pruned; on large boards the simple
-/// answer when the greedy would not finish in a quarter of `budget`), the lower bound (at most
-/// a tenth), and on small boards the exact search (at most a fifth). `budget` is the whole
-/// test's, as for [`solve`].
+/// The first part of [`solve`]: a first answer ([`first_answer`] within a quarter of
+/// `budget`, at least [`FIRST_ANSWER_MIN`]), the lower bound (at most a tenth), and on small
+/// boards the exact search (at most a fifth). `budget` is the whole test's, as for [`solve`].
 pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepared<'a> {
+    let hard = match budget.steps {
+        Some(_) => Deadline::NEVER,
+        None => Deadline::NEVER.within(Instant::now(), budget.time),
+    };
+    // The preparation draws no random number: `seed` is kept for the signature's sake.
+    let _ = seed;
+    prepare_within(instance, budget.time, hard, budget.steps)
+}
+
+/// [`prepare`] with the test's `share` of the time, inside a run that ends at `hard` (which
+/// also cuts short the work of a step count).
+fn prepare_within<'a>(
+    instance: &'a Instance,
+    share: Duration,
+    hard: Deadline<'_>,
+    steps: Option<u64>,
+) -> Prepared<'a> {
     let start = Instant::now();
-    let deadline = budget.steps.is_none().then(|| start + budget.time);
+    let soft = |part: f64| match steps {
+        Some(_) => hard,
+        None => hard.within(start, part_of(share, part)),
+    };
     let candidates = Candidates::new(instance);
     let done = |state: Result<Solution, SolveError>, candidates: Candidates| Prepared {
         instance,
@@ -208,30 +415,11 @@ pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepar
         return done(solved, candidates);
     }
 
-    // A first answer: greedy, without redundant pieces.
-    let mut board = Board::new(instance);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    // On large boards the greedy may not finish in its share of the time: the simple answer
-    // (a horse beside every king), pruned, is then the start.
-    let greedy_deadline = deadline.map(|d| start + (d - start) / 4);
-    let complete = greedy(&mut board, &candidates, 0.0, &mut rng, greedy_deadline);
-    let mut incumbent: Option<(u64, Vec<Placement>)> = None;
-    if complete {
-        prune(&mut board);
-        incumbent = Some((board.cost(), board.placements()));
-    } else {
-        let pieces = fallback(instance, &candidates);
-        if verify(instance, &pieces).is_ok() {
-            let mut b = board_with(instance, &pieces);
-            prune(&mut b);
-            incumbent = Some((b.cost(), b.placements()));
-        }
-    }
+    let first = first_answer_deadline(hard, instance.side(), start, share, steps);
+    let incumbent = first_answer(instance, &candidates, first);
 
-    let relaxation = Relaxation::new(instance, &candidates);
     let upper = incumbent.as_ref().map_or(u64::MAX / 4, |(c, _)| *c);
-    let bound_deadline = deadline.map(|d| start + (d - start) / 10);
-    let lower_bound = relaxation.lower_bound(upper, 300, bound_deadline);
+    let lower_bound = bound_within(instance, &candidates, upper, soft(0.1));
 
     if let Some((cost, pieces)) = &incumbent
         && *cost <= lower_bound
@@ -240,16 +428,16 @@ pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepar
         return done(solved, candidates);
     }
 
-    if instance.king_count() <= EXACT_KINGS || instance.side() <= EXACT_SIDE {
-        let exact_deadline = deadline.map(|d| start + (d - start) / 5);
+    let exact_deadline = soft(0.2);
+    if (instance.king_count() <= EXACT_KINGS || instance.side() <= EXACT_SIDE)
+        && !exact_deadline.passed()
+    {
         match exhaustive::optimum(
             instance,
             &candidates,
             incumbent.clone(),
             // With a step count instead of a time, the exact search's effort follows it.
-            budget
-                .steps
-                .map_or(EXACT_NODES, |s| s.saturating_mul(20).min(EXACT_NODES)),
+            steps.map_or(EXACT_NODES, |s| s.saturating_mul(20).min(EXACT_NODES)),
             exact_deadline,
         ) {
             Outcome::Optimal(cost, pieces) => {
@@ -276,10 +464,115 @@ pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepar
     }
 }
 
+/// The first answer of a test: the plain greedy (the lowest price per newly checked king,
+/// [`greedy`]) until `deadline`, a board it left half built completed by
+/// [`complete_by_leaps`], then without its redundant pieces ([`prune`]); where the greedy
+/// stopped by itself (no piece brings a king into check), the simple answer ([`fallback`],
+/// pruned) when it is cheaper. So it never costs more than [`plain_greedy_within`]'s answer
+/// with the same deadline. `None` only when no answer was found.
+pub fn first_answer<'a>(
+    instance: &Instance,
+    candidates: &Candidates,
+    deadline: impl Into<Deadline<'a>>,
+) -> Option<(u64, Vec<Placement>)> {
+    let mut board = Board::new(instance);
+    // The plain greedy draws no random number.
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let deadline = deadline.into();
+    let complete = greedy(&mut board, candidates, 0.0, &mut rng, deadline);
+    let mut found = Vec::with_capacity(2);
+    if complete || complete_by_leaps(&mut board, candidates) {
+        prune(&mut board);
+        found.push((board.cost(), board.placements()));
+    }
+    // Where the greedy stopped by itself, `--greedy` answers the simple answer: this one must
+    // not cost more. Where the clock stopped it, `--greedy` completes it by leaps too.
+    if found.is_empty() || (!complete && !deadline.passed()) {
+        let pieces = fallback(instance, candidates);
+        if verify(instance, &pieces).is_ok() {
+            let mut b = board_with(instance, &pieces);
+            prune(&mut b);
+            found.push((b.cost(), b.placements()));
+        }
+    }
+    found.into_iter().min_by_key(|(cost, _)| *cost)
+}
+
+/// A lower bound on the cost of every answer, given an answer of cost `upper`: the
+/// Lagrangian bound ([`Relaxation`]) as far as it gets by `deadline`, and at least the
+/// dearest of the kings' cheapest ways to be checked.
+fn bound_within(
+    instance: &Instance,
+    candidates: &Candidates,
+    upper: u64,
+    deadline: Deadline<'_>,
+) -> u64 {
+    // Every king needs a piece that checks it.
+    let simple = (0..candidates.king_count())
+        .filter_map(|k| {
+            candidates
+                .of_king(k)
+                .iter()
+                .map(|c| u64::from(instance.cost(c.kind)))
+                .min()
+        })
+        .max()
+        .unwrap_or(0);
+    if deadline.passed() {
+        return simple;
+    }
+    match Relaxation::new_until(instance, candidates, deadline) {
+        Some(relaxation) => relaxation.lower_bound(upper, 300, deadline).max(simple),
+        None => simple,
+    }
+}
+
+/// `part` (0..1) of `duration`, without overflow.
+fn part_of(duration: Duration, part: f64) -> Duration {
+    Duration::try_from_secs_f64(duration.as_secs_f64() * part.clamp(0.0, 1.0))
+        .map_or(duration, |d| d.min(duration))
+}
+
+/// Runs `work` with `local` raised as soon as `external` is (watched every few
+/// milliseconds from another thread while `work` runs).
+fn mirrored<T>(external: Option<&AtomicBool>, local: &AtomicBool, work: impl FnOnce() -> T) -> T {
+    let Some(external) = external else {
+        return work();
+    };
+    let (finished, wait) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            loop {
+                if external.load(Ordering::Relaxed) {
+                    local.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if wait.recv_timeout(Duration::from_millis(5)) != Err(RecvTimeoutError::Timeout) {
+                    return;
+                }
+            }
+        });
+        let result = work();
+        drop(finished);
+        result
+    })
+}
+
 impl Prepared<'_> {
     /// True when the test needs no search: solved to optimality, or with no answer possible.
     pub fn is_done(&self) -> bool {
         matches!(self.state, State::Done(_))
+    }
+
+    /// The cost of the best answer held and the lower bound, when there is an answer.
+    pub fn standing(&self) -> Option<(u64, u64)> {
+        match &self.state {
+            State::Done(Ok(solution)) => Some((solution.answer.cost, solution.lower_bound)),
+            State::Done(Err(_)) => None,
+            State::Open {
+                cost, lower_bound, ..
+            } => Some((*cost, *lower_bound)),
+        }
     }
 
     /// What the search can still gain at most, in score (cost / n²): the first answer's cost
@@ -297,8 +590,11 @@ impl Prepared<'_> {
     /// thread, within `budget` (this part's own time), stopping early at the lower bound.
     pub fn finish(self, budget: &Budget, seed: u64) -> Result<Solution, SolveError> {
         let start = Instant::now();
-        let deadline = budget.steps.is_none().then(|| start + budget.time);
-        let mut searches = self.searches(seed, deadline.map(|d| start + (d - start) / 4));
+        let deadline = match budget.steps {
+            Some(_) => Deadline::NEVER,
+            None => Deadline::NEVER.within(start, budget.time),
+        };
+        let mut searches = self.searches(seed, deadline.within(start, budget.time / 4));
         self.search(&mut searches, budget.steps, deadline);
         self.conclude(&searches)
     }
@@ -306,7 +602,7 @@ impl Prepared<'_> {
     /// The searches of an open test, one per thread: the first from the first answer, the
     /// others from randomised greedy answers (built by `greedy_deadline` at the latest), so
     /// that they search different regions. None for a test that is done.
-    fn searches(&self, seed: u64, greedy_deadline: Option<Instant>) -> Vec<Search<'_, ChaCha8Rng>> {
+    fn searches(&self, seed: u64, greedy_deadline: Deadline<'_>) -> Vec<Search<'_, ChaCha8Rng>> {
         use rayon::prelude::*;
         let State::Open { pieces, .. } = &self.state else {
             return Vec::new();
@@ -337,35 +633,36 @@ impl Prepared<'_> {
         &self,
         searches: &mut [Search<'_, ChaCha8Rng>],
         steps: Option<u64>,
-        deadline: Option<Instant>,
+        deadline: Deadline<'_>,
     ) -> u64 {
         use rayon::prelude::*;
         let target = match &self.state {
             State::Open { lower_bound, .. } => *lower_bound,
             State::Done(_) => return u64::MAX,
         };
-        let limits = Limits {
-            steps: steps.unwrap_or(UNLIMITED),
-            deadline,
-            target,
-        };
         // The local search first, then large-neighbourhood moves on its best answer.
         let now = Instant::now();
         let limits = Limits {
+            steps: steps.unwrap_or(UNLIMITED),
             deadline: deadline
-                .map(|d| now + d.saturating_duration_since(now).mul_f64(1.0 - POLISH_SHARE)),
-            ..limits
+                .moment()
+                .map(|d| now + part_of(d.saturating_duration_since(now), 1.0 - POLISH_SHARE)),
+            target,
         };
         let tries = steps.map_or(u64::MAX, |n| n / STEPS_PER_POLISH);
+        // Raised when a search meets the bound, or from outside (Ctrl-C).
         let stop = AtomicBool::new(false);
-        searches
-            .par_iter_mut()
-            .map(|s| {
-                s.resume(&limits, &stop);
-                s.polish(tries, deadline, target)
-            })
-            .min()
-            .unwrap_or(u64::MAX)
+        let polish_deadline = Deadline::from(deadline.moment()).or_stop(&stop);
+        mirrored(deadline.flag(), &stop, || {
+            searches
+                .par_iter_mut()
+                .map(|s| {
+                    s.resume(&limits, &stop);
+                    s.polish(tries, polish_deadline, target)
+                })
+                .min()
+                .unwrap_or(u64::MAX)
+        })
     }
 
     /// The best of the first answer and the searches' answers, verified.
@@ -405,6 +702,18 @@ fn board_with(instance: &Instance, pieces: &[Placement]) -> Board {
 /// the piece with the lowest price per newly checked king, counted on the current board,
 /// until every king is in check. No removal of redundant pieces, no search.
 pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
+    plain_greedy_within(instance, Deadline::NEVER, Deadline::NEVER)
+}
+
+/// [`plain_greedy`] with deadlines: the greedy stops at `first` (a board it left half built
+/// is then completed by [`complete_by_leaps`]), the lower bound reported with the answer is
+/// computed until `bound`. When the greedy finds no piece that brings a king into check
+/// before every king is, the answer is the simple one ([`fallback`]).
+pub fn plain_greedy_within(
+    instance: &Instance,
+    first: Deadline<'_>,
+    bound: Deadline<'_>,
+) -> Result<Solution, SolveError> {
     let candidates = Candidates::new(instance);
     if instance.king_count() == 0 {
         let kind = cheapest_kind(instance);
@@ -416,13 +725,15 @@ pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
     }
     let mut board = Board::new(instance);
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng, None) {
+    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng, first)
+        || (first.passed() && complete_by_leaps(&mut board, &candidates))
+    {
         board.placements()
     } else {
         fallback(instance, &candidates)
     };
-    let upper = board.cost();
-    let lower_bound = Relaxation::new(instance, &candidates).lower_bound(upper, 300, None);
+    let upper = Answer::new(instance, pieces.clone()).cost;
+    let lower_bound = bound_within(instance, &candidates, upper, bound);
     finish(instance, pieces, lower_bound)
 }
 

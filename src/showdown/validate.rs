@@ -3,12 +3,11 @@
 use std::io::Read;
 
 use super::generator::{STATEMENT_SIDES, STATEMENT_TESTS};
-use super::instance::MAX_COST;
+use super::instance::{MAX_COST, statement_sides};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::judge::strict::{Lines, Spacing};
 
-/// The characters of a board row: a king, an empty square.
-const SQUARES: &[u8] = b"#_";
+use super::reader::SQUARES;
 
 /// Checks that `input` follows the statement's Input section exactly: a first line holding t,
 /// 1 <= t <= 15; then per test a line holding n, 2 <= n <= 25, n lines of exactly n characters
@@ -47,11 +46,23 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
     )?[0];
     for test in 1..=total {
         let context = format!("test {test} of {total}");
-        let what = format!("a board side n, {lo}..{hi}");
-        let side = lines
-            .expect(&format!("{what} ({context})"))?
+        let what = format!("a board side n {}", statement_sides());
+        let line = lines.expect(&format!("{what} ({context})"))?;
+        // The statement's own sample starts with the side, without the test count.
+        let a_row =
+            test == 1 && !line.text.is_empty() && line.text.iter().all(|b| SQUARES.contains(b));
+        let side = line
             .numbers(1, lo as u64, hi as u64, &what, Spacing::Single)
-            .map_err(|e| e.with_context(&context))?[0] as usize;
+            .map_err(|mut e| {
+                if a_row {
+                    e.found = format!(
+                        "a board row: the first line, {total}, was read as the number of tests \
+                         t, so the input seems to lack it (the statement's sample leaves it \
+                         out); add the number of tests as its first line, e.g. 1"
+                    );
+                }
+                e.with_context(&context)
+            })?[0] as usize;
         let first_row = lines.line_number() + 1;
         let mut board: Vec<Vec<u8>> = Vec::with_capacity(side);
         for r in 1..=side {
@@ -121,6 +132,7 @@ mod tests {
         let err = validate(bare.as_bytes()).unwrap_err();
         assert_eq!(err.kind(), Some(ParseErrorKind::NotANumber));
         assert!(err.to_string().starts_with("2:1: "), "{err}");
+        assert!(err.to_string().contains("add the number of tests"), "{err}");
     }
 
     #[test]
