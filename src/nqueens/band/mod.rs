@@ -488,56 +488,59 @@ impl Plan {
             ));
             at = end;
         }
-        let ranks = self.band.ranks();
-        // Each configuration's sides are built by the first item that needs them and dropped
-        // after its last item.
-        let mut left = vec![0usize; self.configs.len()];
-        for &(c, _) in &items {
-            left[c] += 1;
+        // The items grouped by configuration: a configuration's sides are built once (its two
+        // sides at the same time), then its items counted in parallel. Nested parallel loops
+        // rather than sides built on demand under a lock: a thread that needs sides another
+        // is building helps build them instead of waiting.
+        let mut groups: Vec<(usize, Vec<Range<u64>>)> = Vec::new();
+        for (c, sets) in items {
+            match groups.last_mut() {
+                Some((last, chunks)) if *last == c => chunks.push(sets),
+                _ => groups.push((c, vec![sets])),
+            }
         }
-        let shared: Vec<Mutex<(usize, Option<Arc<Sides>>)>> =
-            left.into_iter().map(|l| Mutex::new((l, None))).collect();
-        let pool: Mutex<Vec<Sides>> = Mutex::new(Vec::new());
-        let sides_of = |c: usize| -> Arc<Sides> {
-            let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(sides) = &slot.1 {
-                return sides.clone();
-            }
-            // Reuse the memory of a configuration done with (fresh pages cost page faults).
-            let spare = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
-            let mut sides = spare.unwrap_or_else(|| Sides::new(ranks.clone()));
-            self.band.build(&self.configs[c], &ranks, &mut sides);
-            let sides = Arc::new(sides);
-            slot.1 = Some(sides.clone());
-            sides
-        };
-        let done = |c: usize| {
-            let mut slot = shared[c].lock().unwrap_or_else(|e| e.into_inner());
-            slot.0 -= 1;
-            if slot.0 == 0 {
-                // Every item of the configuration is done, so this is the last reference.
-                if let Some(sides) = slot.1.take().and_then(|s| Arc::try_unwrap(s).ok()) {
-                    pool.lock().unwrap_or_else(|e| e.into_inner()).push(sides);
-                }
-            }
-        };
-        items
+        let ranks = self.band.ranks();
+        // The memory of configurations done with, reused (fresh pages cost page faults).
+        let spare_sides: Mutex<Vec<Sides>> = Mutex::new(Vec::new());
+        let spare_work: Mutex<Vec<Workspace>> = Mutex::new(Vec::new());
+        groups
             .into_par_iter()
-            .map_init(Workspace::default, |work, (c, sets)| {
+            .map(|(c, chunks)| {
                 if control.should_stop() {
                     return None;
                 }
-                let sides = sides_of(c);
                 let config = &self.configs[c];
-                let size = sets.end - sets.start;
-                let count = self.band.count_row_sets(config, &sides, sets, work);
-                drop(sides);
-                done(c);
-                control.add_done(size);
-                Some(u128::from(count) * u128::from(config.weight))
+                let mut sides = pop(&spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
+                self.band.build(config, &ranks, &mut sides);
+                let count = chunks
+                    .into_par_iter()
+                    .map(|sets| {
+                        if control.should_stop() {
+                            return None;
+                        }
+                        let mut work = pop(&spare_work).unwrap_or_default();
+                        let size = sets.end - sets.start;
+                        let count = self.band.count_row_sets(config, &sides, sets, &mut work);
+                        push(&spare_work, work);
+                        control.add_done(size);
+                        Some(u128::from(count))
+                    })
+                    .try_reduce(|| 0, |a, b| Some(a + b));
+                push(&spare_sides, sides);
+                Some(count? * u128::from(config.weight))
             })
             .try_reduce(|| 0, |a, b| Some(a + b))
     }
+}
+
+/// The last value of a pool of spare memory, if any.
+fn pop<T>(pool: &Mutex<Vec<T>>) -> Option<T> {
+    pool.lock().unwrap_or_else(|e| e.into_inner()).pop()
+}
+
+/// Gives a value back to a pool of spare memory.
+fn push<T>(pool: &Mutex<Vec<T>>, value: T) {
+    pool.lock().unwrap_or_else(|e| e.into_inner()).push(value);
 }
 
 /// The number of placements of `n` non-attacking queens on an empty `n`x`n` board, for
