@@ -8,7 +8,11 @@
 //! Every move is valued by its exact changes, blocked slides and cannon screens included.
 //! Then the weights of the kings still unchecked grow, so kings that stay hard to check pull
 //! the search towards them. When every king is checked the answer is recorded and the piece
-//! whose removal loses the least weight per price is taken away.
+//! whose removal loses the least weight per price is taken away, or replaced by a cheaper kind
+//! when that loses less weight per price saved (an expensive piece can thus give way to a
+//! cheaper one on its square and, step by step, to several cheap ones around it). After many
+//! steps without improvement the search "kicks": it goes back to the best answer with a random
+//! region of it cleared, and rebuilds that region with the weights it has learnt.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -70,11 +74,19 @@ pub struct Search<'a, G> {
     empty: Board,
     /// The step of the last improvement of the best answer.
     improved_at: u64,
+    /// The step of the last kick (see [`KICK_STEPS`]).
+    kicked_at: u64,
 }
 
 /// Steps without improvement after which the search restarts from a new randomised greedy
 /// answer with fresh weights (plus a few per king).
 const RESTART_STEPS: u64 = 50_000;
+/// Steps without improvement (and since the last kick) after which the search kicks: it goes
+/// back to the best answer with a region of it taken away (see [`Search::kick`]).
+const KICK_STEPS: u64 = 20_000;
+/// The largest distance, in rows and columns, from the centre of a kick to the pieces it
+/// takes away.
+const KICK_REACH: u8 = 5;
 /// [`Search::polish`] checks the clock after this many tries.
 const POLISH_CHUNK: u64 = 4;
 /// How far from its centre a large-neighbourhood move takes pieces away (a random distance
@@ -119,6 +131,7 @@ impl<'a, G: Rng> Search<'a, G> {
             cheapest,
             empty,
             improved_at: 0,
+            kicked_at: 0,
         }
     }
 
@@ -168,7 +181,10 @@ impl<'a, G: Rng> Search<'a, G> {
                 self.remove_best();
                 continue;
             }
-            if self.step - self.improved_at > RESTART_STEPS + 100 * self.weights.len() as u64 {
+            if self.step - self.improved_at.max(self.kicked_at) > KICK_STEPS {
+                self.kick();
+            } else if self.step - self.improved_at > RESTART_STEPS + 100 * self.weights.len() as u64
+            {
                 self.restart(Deadline::from(limits.deadline).or_stop(stop));
             }
             // Check a king with a move that keeps the cost below the best answer's; when none
@@ -269,10 +285,12 @@ impl<'a, G: Rng> Search<'a, G> {
         self.best_cost
     }
 
-    /// Removes the piece whose removal loses the least weight per price (oldest first among
+    /// Removes the piece whose removal loses the least weight per price, or replaces one by a
+    /// cheaper kind when that loses the least weight per price saved (oldest first among
     /// equals), never the one just placed. Returns false when no piece could be removed.
     fn remove_best(&mut self) -> bool {
-        let mut best: Option<(f64, u64, usize)> = None;
+        // (loss per price saved, age, cell, the kind left there: None to empty it)
+        let mut best: Option<(f64, u64, usize, Option<PieceKind>)> = None;
         let cells: Vec<usize> = self.board.piece_cells().collect();
         for p in cells {
             if p == self.tabu && self.board.piece_count() > 1 {
@@ -287,21 +305,75 @@ impl<'a, G: Rng> Search<'a, G> {
                 .board
                 .weight_gain(&self.effect, &self.weights, &mut self.tally);
             let value = loss as f64 / f64::from(self.board.price(kind));
-            let key = (value, self.age[p], p);
+            let key = (value, self.age[p], p, None);
             if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
                 best = Some(key);
             }
+            // Or the piece is replaced by a cheaper one: valued by the weight lost per price
+            // saved.
+            let price = self.board.price(kind);
+            for cheaper in PieceKind::ALL {
+                let saving = price.saturating_sub(self.board.price(cheaper));
+                if saving == 0 {
+                    continue;
+                }
+                self.effect.clear();
+                self.board.effect_of_replace(p, cheaper, &mut self.effect);
+                let loss = -self
+                    .board
+                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
+                let value = loss as f64 / f64::from(saving);
+                let key = (value, self.age[p], p, Some(cheaper));
+                if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+                    best = Some(key);
+                }
+            }
         }
         match best {
-            Some((_, _, p)) => {
+            Some((_, _, p, None)) => {
                 self.board.remove(p, &mut self.scratch);
                 self.age[p] = self.step;
                 self.touch();
                 self.free[p] = false;
                 true
             }
+            Some((_, _, p, Some(cheaper))) => {
+                self.board.replace(p, cheaper, &mut self.scratch);
+                self.age[p] = self.step;
+                self.touch();
+                self.tabu = p;
+                true
+            }
             None => false,
         }
+    }
+
+    /// Goes back to the best answer with the pieces near a random one of its pieces (at most
+    /// a random distance from 2 to [`KICK_REACH`] away in rows and columns) taken away, the
+    /// king weights kept: the search then rebuilds that region, often differently.
+    fn kick(&mut self) {
+        self.kicked_at = self.step;
+        if self.best.is_empty() {
+            return;
+        }
+        let centre = self.best[self.rng.random_range(0..self.best.len())].square;
+        let reach = self.rng.random_range(2..=KICK_REACH);
+        let mut board = self.empty.clone();
+        let mut scratch = Vec::new();
+        for p in &self.best {
+            let d = p
+                .square
+                .row
+                .abs_diff(centre.row)
+                .max(p.square.col.abs_diff(centre.col));
+            if d > reach {
+                let cell = board.cell(p.square);
+                board.place(p.kind, cell, &mut scratch);
+            }
+        }
+        self.board = board;
+        self.free.iter_mut().for_each(|f| *f = true);
+        self.tabu = usize::MAX;
     }
 
     /// A random king that is not in check.
@@ -515,4 +587,107 @@ enum Move {
     Replace(PieceKind, usize),
     /// A piece and, first, a screen of the given kind on the given cell.
     PlaceWithScreen(PieceKind, usize, usize, PieceKind),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::SquareSet;
+    use crate::showdown::Instance;
+    use crate::showdown::construction::{greedy, prune};
+    use crate::showdown::judge::verify;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The board's incremental state against a full recount and the prices of its pieces.
+    fn assert_consistent(instance: &Instance, board: &Board) {
+        let counts = board.recount();
+        assert_eq!(board.all_checks(), counts.as_slice());
+        assert_eq!(
+            board.unchecked(),
+            counts.iter().filter(|&&c| c == 0).count()
+        );
+        let cost: u64 = board
+            .placements()
+            .iter()
+            .map(|p| u64::from(instance.cost(p.kind)))
+            .sum();
+        assert_eq!(board.cost(), cost);
+    }
+
+    /// Taking a piece away or replacing it by a cheaper one, and kicks, keep the exact check
+    /// counts (against a full recount) and the cost, and every answer the search records
+    /// passes the judge at its cost.
+    #[test]
+    fn cheaper_replacements_and_kicks_keep_the_counts_exact() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let (mut downs, mut kicks, mut searched) = (0, 0, 0);
+        while searched < 40 {
+            let n = rng.random_range(4..=11usize);
+            let density = rng.random_range(0.2..0.8);
+            let mut kings = SquareSet::new(n);
+            for sq in SquareSet::full(n).iter() {
+                if rng.random_bool(density) {
+                    kings.insert(sq);
+                }
+            }
+            // One piece nearly free, the others dear: replacing by a cheaper kind pays.
+            let mut costs = [0u32; 8];
+            for c in &mut costs {
+                *c = rng.random_range(1000..100_000);
+            }
+            costs[rng.random_range(0..8)] = rng.random_range(1..50);
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut board = Board::new(&instance);
+            if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
+                continue;
+            }
+            prune(&mut board);
+            searched += 1;
+            let mut search =
+                Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
+            let stop = AtomicBool::new(false);
+            let one = Limits {
+                steps: 1,
+                deadline: None,
+                target: 0,
+            };
+            for step in 0..600 {
+                if step % 50 == 49 && !search.best.is_empty() {
+                    search.kick();
+                    kicks += 1;
+                    assert_consistent(&instance, &search.board);
+                    assert!(search.board.cost() < search.best_cost);
+                }
+                if search.board.piece_count() > 0 && rng.random_range(0..4) == 0 {
+                    let before: Vec<_> = search.board.placements();
+                    assert!(search.remove_best());
+                    let after = search.board.placements();
+                    if after.len() == before.len() {
+                        // A replacement: one square holds a cheaper piece, the rest is kept.
+                        let changed: Vec<_> =
+                            before.iter().zip(&after).filter(|(a, b)| a != b).collect();
+                        assert_eq!(changed.len(), 1);
+                        let (old, new) = changed[0];
+                        assert_eq!(old.square, new.square);
+                        assert!(instance.cost(new.kind) < instance.cost(old.kind));
+                        downs += 1;
+                    } else {
+                        assert_eq!(after.len() + 1, before.len());
+                    }
+                    assert_consistent(&instance, &search.board);
+                }
+                search.resume(&one, &stop);
+                assert_consistent(&instance, &search.board);
+                assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
+            }
+        }
+        assert!(
+            downs > 0 && kicks > 0,
+            "{downs} replacements, {kicks} kicks"
+        );
+    }
 }
