@@ -652,12 +652,27 @@ fn merge_names_what_is_wrong_and_writes_no_total() {
 
 #[test]
 fn bad_shards_are_refused_with_the_option_named() {
-    for bad in ["4/4", "0/0", "1", "a/4", "1/1000000001", "-1/4", "1/4/5"] {
+    for bad in [
+        "4/4",
+        "0/0",
+        "1",
+        "a/4",
+        "1/1000000001",
+        "-1/4",
+        "1/4/5",
+        "18446744073709551616/1",
+    ] {
         let err = fails(&["nqueens", "count", "12", &format!("--shard={bad}")]);
         assert!(err.contains("--shard"), "{bad}: {err}");
     }
+    // A number beyond 64 bits is named as written, not as a saturated value.
+    let err = fails(&["nqueens", "count", "12", "--shard=18446744073709551616/1"]);
+    assert!(err.contains("found 18446744073709551616"), "{err}");
     let err = fails(&["nqueens", "count", "12", "--shard", "1/4", "--fix", "1,1"]);
     assert!(err.contains("--fix"), "{err}");
+    // Past the band's limit one shard would do all the work: refused.
+    let err = fails(&["nqueens", "count", "26", "--shard", "0/2"]);
+    assert!(err.contains("--shard") && err.contains("25"), "{err}");
 }
 
 /// OEIS A000170 for n = 18 and 19, counted by the band on every core: minutes, so only on

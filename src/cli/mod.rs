@@ -37,8 +37,9 @@ pub use io::{Failure, Verdict};
 /// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
 /// input that cannot be read or parsed, with a message on standard error as
 /// `error: <path>:<line>:<column>: expected ..., found ...`; 124 the time limit ran out before
-/// every answer was proven (the best found were written); 130 stopped by Ctrl-C (what was
-/// found was written). A closed output pipe ends the program quietly with 0.
+/// every answer was proven (the best found were written); 130 stopped by Ctrl-C (the answers
+/// held were written; a count writes none). A closed output pipe ends the program quietly
+/// with 0.
 #[derive(Debug, Parser)]
 #[command(name = "chess-puzzles", version)]
 pub struct Cli {

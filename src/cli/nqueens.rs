@@ -219,6 +219,13 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
                 .to_string(),
         ));
     }
+    if args.shard.is_some() && problem.n() > nqueens::band::MAX_N {
+        return Err(Failure::Usage(format!(
+            "--shard splits boards of side up to {} (the band join's limit), found {}",
+            nqueens::band::MAX_N,
+            problem.n()
+        )));
+    }
     let started = Instant::now();
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -92,6 +92,9 @@ pub enum SpecError {
     /// The number of shards is 0 or too large.
     #[error("expected a number of shards 1..{MAX_SHARDS}, found {0}")]
     Shards(u64),
+    /// A number too large for any shard (more digits than 64 bits hold).
+    #[error("expected numbers up to {MAX_SHARDS}, found {0}")]
+    TooLarge(String),
     /// The shard's number is not below the number of shards.
     #[error("expected a shard number 0..{} (shards count from 0), found {index}", .shards - 1)]
     Index {
@@ -115,7 +118,8 @@ impl FromStr for Spec {
                 return Err(syntax());
             }
             // Digits beyond u64 are out of range, not malformed.
-            Ok(t.parse::<u64>().unwrap_or(u64::MAX))
+            t.parse::<u64>()
+                .map_err(|_| SpecError::TooLarge(t.to_string()))
         };
         Spec::new(number(i)?, number(k)?)
     }
@@ -444,10 +448,13 @@ mod tests {
             "1/1000000001".parse::<Spec>(),
             Err(SpecError::Shards(_))
         ));
-        assert!(matches!(
-            "1/99999999999999999999999".parse::<Spec>(),
-            Err(SpecError::Shards(_))
-        ));
+        // Too many digits for 64 bits: named as written.
+        for big in ["1/99999999999999999999999", "18446744073709551616/1"] {
+            let err = big.parse::<Spec>().unwrap_err();
+            assert!(matches!(err, SpecError::TooLarge(_)), "{big}");
+            let digits = big.split('/').find(|t| t.len() > 19).unwrap();
+            assert!(err.to_string().ends_with(digits), "{err}");
+        }
         for bad in ["", "3", "3/", "/3", "a/3", "3/b", "-1/3", "3/4/5", "1.5/3"] {
             assert!(
                 matches!(bad.parse::<Spec>(), Err(SpecError::Syntax(_))),
