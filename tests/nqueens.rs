@@ -406,6 +406,16 @@ fn a_limit_of_zero_lists_nothing() {
 }
 
 /// The largest sum of weights under n queens by trying every permutation.
+/// The rows (from 0) of a JSON placement's `rows` array (written from 1).
+fn json_rows(v: &serde_json::Value) -> Vec<usize> {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap() as usize - 1)
+        .collect()
+}
+
 fn brute_best(n: usize, w: &[u64]) -> u64 {
     brute_force(n)
         .iter()
@@ -448,12 +458,7 @@ fn best_matches_brute_force() {
     let out = run_with_input(&["nqueens", "best", "--format", "json"], &input);
     for (line, (n, w)) in stdout(&out).lines().zip(&boards) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rows: Vec<usize> = v["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r.as_u64().unwrap() as usize - 1)
-            .collect();
+        let rows = json_rows(&v);
         assert_eq!(rows.len(), *n);
         assert!(non_attacking(&rows));
         let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * n + c]).sum();
@@ -482,12 +487,7 @@ fn best_answers_a_20x20_board() {
     );
     for (line, (n, w)) in stdout(&out).lines().zip(&boards) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rows: Vec<usize> = v["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r.as_u64().unwrap() as usize - 1)
-            .collect();
+        let rows = json_rows(&v);
         assert!(non_attacking(&rows));
         let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * n + c]).sum();
         assert_eq!(v["score"].as_u64().unwrap(), score);
@@ -540,12 +540,7 @@ fn best_honours_a_time_limit() {
     assert!(err.contains("time limit"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["proven"], serde_json::Value::Bool(false));
-    let rows: Vec<usize> = v["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_u64().unwrap() as usize - 1)
-        .collect();
+    let rows = json_rows(&v);
     assert!(non_attacking(&rows));
     let score: u64 = rows.iter().enumerate().map(|(c, &r)| w[r * 64 + c]).sum();
     assert_eq!(v["score"].as_u64().unwrap(), score);
