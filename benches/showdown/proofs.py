@@ -10,22 +10,58 @@ best, bound, seconds), which compare.py reads with --optima: status `Optimal` wh
 answer is proven optimal, else `Time limit reached` with the certified lower bound. With
 --answers DIR, the answers go to DIR/NAME.out in the judge's format (check them with
 `chess-puzzles showdown check`). With --json, reads a saved JSON output instead of running.
+With --only FILE:TEST,..., each chosen test is proved alone (a one-test input written to a
+temporary file) with --seconds for itself, and only those tests are written (with --answers,
+to DIR/NAME.TEST.out).
 
     python3 benches/showdown/proofs.py --seconds 80 --proof-model exact \\
         benches/showdown/dense/*.in > benches/showdown/optima-dense.tsv
+    taskset -c 1 python3 benches/showdown/proofs.py --seconds 300 --no-header \\
+        --only set1_05.in:2,set1_03.in:3 benches/showdown/set/*.in >> optima-prove.tsv
 """
 import argparse
 import json
 import os
 import subprocess
+import tempfile
 import time
 
 BIN = "target/release/chess-puzzles"
 
 
+def report(name, c, secs):
+    """One TSV line in milp.py's format."""
+    status = "Optimal" if c["optimal"] else "Time limit reached"
+    print(f"{name}\t{c['case']}\t{c['side']}\t{c['kings']}\t{status}\t{c['cost']}\t"
+          f"{c['lower_bound']:.3f}\t{secs:.1f}", flush=True)
+
+
 def judge_text(case):
     return f"{len(case['pieces'])} {case['cost']}\n" + "".join(
         f"{p['type']} {p['row']} {p['col']}\n" for p in case["pieces"])
+
+
+def one_test(path, test):
+    """The text of a one-test input holding test `test` (1-based) of the input file `path`."""
+    lines = open(path).read().split("\n")
+    i = 1
+    for t in range(1, int(lines[0]) + 1):
+        n = int(lines[i])
+        if t == test:
+            return "1\n" + "\n".join(lines[i:i + n + 2]) + "\n"
+        i += n + 2
+    raise SystemExit(f"{path} has no test {test}")
+
+
+def prove(args, path, seconds):
+    """The JSON records of `chess-puzzles showdown --prove` on `path`, and the seconds per test."""
+    start = time.time()
+    out = subprocess.run(
+        [args.bin, "showdown", "--prove", "--format", "json", "--proof-model", args.proof_model,
+         "--seed", args.seed, "--time-limit", str(seconds), path],
+        check=True, capture_output=True, text=True).stdout
+    cases = [json.loads(line) for line in out.splitlines()]
+    return cases, (time.time() - start) / max(1, len(cases))
 
 
 def main():
@@ -38,10 +74,30 @@ def main():
     ap.add_argument("--answers", help="write the answers to DIR/NAME.out")
     ap.add_argument("--json", action="store_true", help="the files are NAME=SAVED_JSON pairs")
     ap.add_argument("--no-header", action="store_true")
+    ap.add_argument("--only", help="FILE:TEST,...: prove these tests, each alone")
     args = ap.parse_args()
+    only = {}
+    for item in (args.only or "").split(","):
+        if item:
+            name, test = item.rsplit(":", 1)
+            only.setdefault(name, []).append(int(test))
     if not args.no_header:
         print("file\ttest\tside\tkings\tstatus\tbest\tbound\tseconds")
     for item in args.files:
+        if args.only:
+            name = os.path.basename(item)
+            for test in only.get(name, []):
+                with tempfile.NamedTemporaryFile("w", suffix=".in") as fh:
+                    fh.write(one_test(item, test))
+                    fh.flush()
+                    cases, secs = prove(args, fh.name, args.seconds)
+                for c in cases:
+                    c["case"] = test
+                    report(name, c, secs)
+                if args.answers:
+                    with open(os.path.join(args.answers, f"{name}.{test}.out"), "w") as fh:
+                        fh.writelines(judge_text(c) for c in cases)
+            continue
         if args.json:
             name, saved = item.split("=", 1)
             cases = [json.loads(line) for line in open(saved) if line.strip()]
@@ -49,17 +105,9 @@ def main():
         else:
             name = os.path.basename(item)
             tests = int(open(item).read().split()[0])
-            start = time.time()
-            out = subprocess.run(
-                [args.bin, "showdown", "--prove", "--format", "json", "--proof-model", args.proof_model,
-                 "--seed", args.seed, "--time-limit", str(args.seconds * tests), item],
-                check=True, capture_output=True, text=True).stdout
-            cases = [json.loads(line) for line in out.splitlines()]
-            secs = (time.time() - start) / max(1, len(cases))
+            cases, secs = prove(args, item, args.seconds * tests)
         for c in cases:
-            status = "Optimal" if c["optimal"] else "Time limit reached"
-            print(f"{name}\t{c['case']}\t{c['side']}\t{c['kings']}\t{status}\t{c['cost']}\t"
-                  f"{c['lower_bound']:.3f}\t{secs:.1f}", flush=True)
+            report(name, c, secs)
         if args.answers:
             with open(os.path.join(args.answers, name + ".out"), "w") as fh:
                 fh.writelines(judge_text(c) for c in cases)
