@@ -28,6 +28,7 @@ mod milp {
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
 
+    use chess_puzzles::core::pieces::PieceKind;
     use chess_puzzles::core::{Square, SquareSet};
     use chess_puzzles::showdown::candidates::Candidates;
     use chess_puzzles::showdown::exhaustive::{self, Outcome};
@@ -132,6 +133,53 @@ mod milp {
         }
         // The lazy scheme's second rounds (exact rules added) were exercised.
         assert!(lazy_rounds_above_one >= 10, "{lazy_rounds_above_one}");
+    }
+
+    /// Small random boards with all eight prices equal, where the bishop and the two
+    /// generals get no columns (the horse captures all they do): the same optimum as the
+    /// exhaustive search, which keeps every kind.
+    #[test]
+    fn equal_prices_keep_the_optimum_without_the_dominated_kinds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(77);
+        let mut compared = 0;
+        let mut dominated_in_start = 0;
+        while compared < 60 {
+            let Some(random) = random_instance(&mut rng, 2..=7) else {
+                continue;
+            };
+            let price = rng.random_range(1..=5);
+            let Ok(instance) = Instance::new(random.side(), random.kings().clone(), [price; 8])
+            else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let Outcome::Optimal(optimum, _) =
+                exhaustive::optimum(&instance, &candidates, None, 5_000_000, None)
+            else {
+                continue;
+            };
+            let start = weak_start(&instance);
+            if start.answer.pieces.iter().any(|p| {
+                matches!(
+                    p.kind,
+                    PieceKind::Bishop | PieceKind::GoldGeneral | PieceKind::SilverGeneral
+                )
+            }) {
+                dominated_in_start += 1;
+            }
+            for scheme in [Scheme::Exact, Scheme::Lazy] {
+                let proof = prove_within(&instance, &start, scheme, Duration::from_secs(30));
+                assert_honest(&instance, &proof);
+                assert_eq!(proof.ending, Ending::Optimal, "{scheme:?}: {proof:?}");
+                assert_eq!(
+                    proof.solution.answer.cost, optimum,
+                    "{scheme:?} on {instance:?}"
+                );
+            }
+            compared += 1;
+        }
+        // Warm starts holding a kind without columns were exercised.
+        assert!(dominated_in_start >= 5, "{dominated_in_start}");
     }
 
     /// The board on which HiGHS 1.16.0, warm-started from the greedy answer (cost 35), called

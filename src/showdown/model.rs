@@ -19,6 +19,12 @@
 //!   nothing else stands before the cannon (the chain `e` goes on past that king). The king's
 //!   leaps, `y`, `w` and the cannons past the other king sum to at least 1.
 //!
+//! A kind whose every capture another kind at most as dear also makes, from any square on any
+//! board ([`replacement`]: the bishop, gold and silver generals when the horse costs no more),
+//! gets its piece columns fixed at 0: both stand on one square and block alike, so putting the
+//! other kind in its place keeps an answer valid at no greater cost, and the optimum is the same
+//! with fewer columns and fewer equal answers to search through (boards with equal prices).
+//!
 //! Every helper column is at most the truth it stands for, whatever its value, once the `x`
 //! are integers: so only the `x` need to be integer, and an integer solution whose kings all
 //! have exact rows is a valid answer. [`Model::assignment`] gives every column's true value on
@@ -125,6 +131,7 @@ impl Model {
         let costs = instance.costs();
         let cheapest = PieceKind::ALL
             .into_iter()
+            .filter(|&k| replacement(&costs, k) == k)
             .min_by_key(|&k| (costs[k.index()], k))
             .unwrap_or(PieceKind::Horse);
         let mut model = Model {
@@ -226,6 +233,9 @@ impl Model {
         }
         let price = f64::from(self.costs[kind.index()]);
         let c = self.push_column(price, true, Meaning::Piece(kind, sq));
+        if replacement(&self.costs, kind) != kind {
+            self.columns[c].upper = 0.0;
+        }
         self.piece_columns[i][kind.index()] = Some(c);
         if let Some((_, row)) = self.occupied[i] {
             self.rows[row].entries.push((c, -1.0));
@@ -509,6 +519,19 @@ impl Model {
         y
     }
 
+    /// `pieces` with every piece of a kind whose columns are fixed at 0 replaced by its
+    /// [`replacement`] on the same square: still a valid answer when `pieces` is one, and at
+    /// most as dear. A warm start for the solver.
+    pub fn undominated(&self, pieces: &[Placement]) -> Vec<Placement> {
+        pieces
+            .iter()
+            .map(|p| Placement {
+                kind: replacement(&self.costs, p.kind),
+                square: p.square,
+            })
+            .collect()
+    }
+
     /// Every column's true value on the board holding `pieces` (each piece must stand on an
     /// empty square; a piece without a column gets one first).
     pub fn assignment(&mut self, pieces: &[Placement]) -> Vec<f64> {
@@ -598,6 +621,48 @@ impl Model {
 }
 
 /// The kinds of a mask (a bit per kind).
+/// True when a piece of kind `a` captures, from any square on any board, every square a piece
+/// of kind `b` on that square captures: `a` slides and hops along every line `b` does, and each
+/// leap of `b` is a leap of `a` or the first square of one of `a`'s slides (always captured).
+pub fn captures_all_of(a: PieceKind, b: PieceKind) -> bool {
+    let (ma, mb) = (a.movement(), b.movement());
+    mb.slides.iter().all(|d| ma.slides.contains(d))
+        && mb.hops.iter().all(|d| ma.hops.contains(d))
+        && mb
+            .leaps
+            .iter()
+            .all(|l| ma.leaps.contains(l) || ma.slides.contains(l))
+}
+
+/// The kind that stands in for `kind` in the model at the prices `costs`: the cheapest kind
+/// (the first in [`PieceKind::ALL`] among equals) that costs no more and captures all that
+/// `kind` does, when that is another kind which `kind` does not capture all of in return (so no
+/// two kinds stand in for each other); else `kind` itself. Followed until it stops (each step
+/// goes to a kind that captures strictly more, so it does).
+pub fn replacement(costs: &[u32; 8], kind: PieceKind) -> PieceKind {
+    let step = |kind: PieceKind| {
+        PieceKind::ALL
+            .into_iter()
+            .filter(|&a| {
+                a == kind
+                    || (costs[a.index()] <= costs[kind.index()]
+                        && captures_all_of(a, kind)
+                        && !captures_all_of(kind, a))
+            })
+            .min_by_key(|&a| (costs[a.index()], a == kind, a))
+            .unwrap_or(kind)
+    };
+    let mut kind = kind;
+    for _ in 0..PieceKind::ALL.len() {
+        let next = step(kind);
+        if next == kind {
+            break;
+        }
+        kind = next;
+    }
+    kind
+}
+
 fn kinds_of(mask: u8) -> impl Iterator<Item = PieceKind> {
     PieceKind::ALL
         .into_iter()
@@ -718,7 +783,81 @@ mod tests {
         assert!(valid_seen > 30, "{valid_seen}");
     }
 
-    /// The answers of the optimiser on random boards satisfy every row.
+    /// The horse captures all that the bishop and the two generals do, and no other kind all
+    /// that another does; checked on random boards against the capture sets themselves.
+    #[test]
+    fn captures_all_of_is_sound_and_finds_the_horse() {
+        use crate::core::pieces::PieceKind::*;
+        for a in PieceKind::ALL {
+            for b in PieceKind::ALL {
+                let expected =
+                    a == b || (a == Horse && matches!(b, Bishop | GoldGeneral | SilverGeneral));
+                assert_eq!(captures_all_of(a, b), expected, "{a:?} over {b:?}");
+            }
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let n = rng.random_range(1..=9);
+            let mut occupied = SquareSet::new(n);
+            for sq in SquareSet::full(n).iter() {
+                if rng.random_bool(0.4) {
+                    occupied.insert(sq);
+                }
+            }
+            for at in SquareSet::full(n).iter() {
+                for a in PieceKind::ALL {
+                    let of_a = attacks(a, at, &occupied);
+                    for b in PieceKind::ALL
+                        .into_iter()
+                        .filter(|&b| captures_all_of(a, b))
+                    {
+                        assert!(attacks(b, at, &occupied).iter().all(|s| of_a.contains(s)));
+                    }
+                }
+            }
+        }
+        // The replacement needs a price no higher, and leaves the horse itself alone.
+        let mut costs = [5; 8];
+        assert_eq!(replacement(&costs, Bishop), Horse);
+        assert_eq!(replacement(&costs, Horse), Horse);
+        assert_eq!(replacement(&costs, Rook), Rook);
+        costs[Horse.index()] = 6;
+        assert_eq!(replacement(&costs, GoldGeneral), GoldGeneral);
+    }
+
+    /// The optimiser's answers with the dominated kinds replaced stay valid and no dearer, on
+    /// random boards with equal prices and with random ones.
+    #[test]
+    fn undominated_answers_stay_valid() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut replaced = 0;
+        for i in 0..80 {
+            let Some(random) = random_instance(&mut rng, 10) else {
+                continue;
+            };
+            let costs = if i % 2 == 0 { [3; 8] } else { random.costs() };
+            let Ok(instance) = Instance::new(random.side(), random.kings().clone(), costs) else {
+                continue;
+            };
+            let Ok(solution) = crate::showdown::solver::plain_greedy(&instance) else {
+                continue;
+            };
+            let model = Model::new(&instance);
+            let pieces = model.undominated(&solution.answer.pieces);
+            replaced += usize::from(pieces != solution.answer.pieces);
+            assert!(verify(&instance, &pieces).is_ok());
+            let cost = |p: &[Placement]| {
+                p.iter()
+                    .map(|p| u64::from(costs[p.kind.index()]))
+                    .sum::<u64>()
+            };
+            assert!(cost(&pieces) <= cost(&solution.answer.pieces));
+        }
+        assert!(replaced >= 10, "{replaced}");
+    }
+
+    /// The answers of the optimiser on random boards (the dominated kinds replaced) satisfy
+    /// every row and every column's bounds.
     #[test]
     fn every_valid_answer_satisfies_the_model() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -739,7 +878,8 @@ mod tests {
             let mut model = Model::new(&instance);
             model.add_covers();
             model.add_exact_all();
-            let values = model.assignment(&solution.answer.pieces);
+            let pieces = model.undominated(&solution.answer.pieces);
+            let values = model.assignment(&pieces);
             assert_eq!(model.broken_rows(&values, 1e-9), Vec::<usize>::new());
             for (c, col) in model.columns().iter().enumerate() {
                 assert!((0.0..=col.upper).contains(&values[c]));

@@ -152,7 +152,8 @@ pub fn prove(
             lower_bound: bound,
             round: rounds,
         });
-        let warm = model.assignment(&best.pieces);
+        let warm_start = model.undominated(&best.pieces);
+        let warm = model.assignment(&warm_start);
         let round = match solve_model(
             &model,
             &warm,
