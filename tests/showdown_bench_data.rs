@@ -65,66 +65,68 @@ fn best_answers() -> HashMap<(String, usize), u64> {
     best
 }
 
+/// Every line of the `optima*.tsv` files: (TSV file name, its fields).
+fn optima_rows() -> Vec<(String, Vec<String>)> {
+    let mut rows = Vec::new();
+    for entry in fs::read_dir(benches()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if !(name.starts_with("optima") && name.ends_with(".tsv")) {
+            continue;
+        }
+        for line in fs::read_to_string(&path).unwrap().lines().skip(1) {
+            rows.push((name.clone(), line.split('\t').map(str::to_string).collect()));
+        }
+    }
+    rows
+}
+
 #[test]
 fn the_best_answers_are_valid_and_no_bound_is_above_them() {
     let best = best_answers();
     assert_eq!(best.len(), 150);
+    let rows = optima_rows();
+    let key_of = |f: &[String]| (f[0].clone(), f[1].parse::<usize>().unwrap());
+    let bound_of = |f: &[String]| f[6].parse::<f64>().unwrap();
     // (file, test) -> proven optimum, from every line that says so.
     let mut optima: HashMap<(String, usize), u64> = HashMap::new();
-    let mut rows = 0;
-    let mut proofs = 0;
-    for entry in fs::read_dir(benches()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if !(name.starts_with("optima") && name.ends_with(".tsv")) {
-            continue;
-        }
-        for line in fs::read_to_string(&path).unwrap().lines().skip(1) {
-            let f: Vec<&str> = line.split('\t').collect();
-            let key = (f[0].to_string(), f[1].parse::<usize>().unwrap());
-            let answer = best[&key];
-            let bound: f64 = f[6].parse().unwrap();
-            // The bounds are the solver's, with its tolerances: 10^-6 relative room.
+    for (name, f) in &rows {
+        let key = key_of(f);
+        let answer = best[&key];
+        let bound = bound_of(f);
+        // The bounds are the solver's, with its tolerances: 10^-6 relative room.
+        assert!(
+            bound <= answer as f64 * (1.0 + 1e-6),
+            "{name}: {key:?}: bound {bound} above the valid answer {answer}"
+        );
+        if f[4] == "Optimal" {
+            let optimum: u64 = f[5].parse().unwrap();
             assert!(
-                bound <= answer as f64 * (1.0 + 1e-6),
-                "{name}: {} test {}: bound {bound} above the valid answer {answer}",
-                key.0,
-                key.1
+                optimum <= answer,
+                "{name}: {key:?}: optimum {optimum} > {answer}"
             );
-            if f[4] == "Optimal" {
-                let optimum: u64 = f[5].parse().unwrap();
-                assert!(
-                    optimum <= answer,
-                    "{name}: {key:?}: optimum {optimum} > {answer}"
-                );
-                assert!((bound - optimum as f64).abs() < 1.0, "{name}: {key:?}");
-                if let Some(&other) = optima.get(&key) {
-                    assert_eq!(other, optimum, "{name}: {key:?}: two proofs disagree");
-                }
-                optima.insert(key, optimum);
-                proofs += 1;
+            assert!((bound - optimum as f64).abs() < 1.0, "{name}: {key:?}");
+            if let Some(&other) = optima.get(&key) {
+                assert_eq!(other, optimum, "{name}: {key:?}: two proofs disagree");
             }
-            rows += 1;
+            optima.insert(key, optimum);
         }
     }
-    assert!(rows >= 150 && proofs >= 100, "{rows} rows, {proofs} proofs");
-    // A proven optimum is never above any bound of the same test either.
-    for entry in fs::read_dir(benches()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if !(name.starts_with("optima") && name.ends_with(".tsv")) {
-            continue;
-        }
-        for line in fs::read_to_string(&path).unwrap().lines().skip(1) {
-            let f: Vec<&str> = line.split('\t').collect();
-            let key = (f[0].to_string(), f[1].parse::<usize>().unwrap());
-            let bound: f64 = f[6].parse().unwrap();
-            if let Some(&optimum) = optima.get(&key) {
-                assert!(
-                    bound <= optimum as f64 * (1.0 + 1e-6),
-                    "{name}: {key:?}: bound {bound} above the optimum {optimum}"
-                );
-            }
+    assert!(
+        rows.len() >= 150 && optima.len() >= 100,
+        "{} rows, {} proofs",
+        rows.len(),
+        optima.len()
+    );
+    // A proven optimum is never below any bound of the same test either.
+    for (name, f) in &rows {
+        let key = key_of(f);
+        if let Some(&optimum) = optima.get(&key) {
+            let bound = bound_of(f);
+            assert!(
+                bound <= optimum as f64 * (1.0 + 1e-6),
+                "{name}: {key:?}: bound {bound} above the optimum {optimum}"
+            );
         }
     }
 }
