@@ -620,7 +620,6 @@ impl Model {
     }
 }
 
-/// The kinds of a mask (a bit per kind).
 /// True when a piece of kind `a` captures, from any square on any board, every square a piece
 /// of kind `b` on that square captures: `a` slides and hops along every line `b` does, and each
 /// leap of `b` is a leap of `a` or the first square of one of `a`'s slides (always captured).
@@ -663,6 +662,7 @@ pub fn replacement(costs: &[u32; 8], kind: PieceKind) -> PieceKind {
     kind
 }
 
+/// The kinds of a mask (a bit per kind).
 fn kinds_of(mask: u8) -> impl Iterator<Item = PieceKind> {
     PieceKind::ALL
         .into_iter()
