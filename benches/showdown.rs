@@ -1,6 +1,8 @@
 //! Speed of the showdown optimiser's parts on a fixed, seeded benchmark test (a 25x25 board):
 //! the exact incremental check counts, the plain greedy, the lower bound and a fixed number of
-//! local-search steps. Every result is verified before it is timed.
+//! local-search steps; and the local search on a dense board (24x24, three kings in four
+//! squares, a nearly free bishop) of the dense benchmark set. Every result is verified before
+//! it is timed.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -25,6 +27,16 @@ fn instance() -> Instance {
         }
     }
     best.expect("a test")
+}
+
+/// Test `number` (from 1) of a dense benchmark file.
+fn dense_test(text: &str, number: usize) -> Instance {
+    let mut reader = Reader::new(Scanner::new(text.as_bytes())).expect("benchmark file");
+    let mut found = None;
+    for _ in 0..number {
+        found = reader.next_instance().expect("benchmark file");
+    }
+    found.expect("a test")
 }
 
 fn benches(c: &mut Criterion) {
@@ -79,6 +91,16 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("solve 25x25, 20000 steps per thread", |b| {
         b.iter(|| solve(black_box(&instance), &budget, 1))
+    });
+    let dense = dense_test(include_str!("showdown/dense/dense1_01.in"), 3);
+    let dense_budget = Budget {
+        time: Duration::from_secs(60),
+        steps: Some(100_000),
+    };
+    let solved = solve(&dense, &dense_budget, 1).expect("answer");
+    assert!(verify(&dense, &solved.answer.pieces).is_ok());
+    group.bench_function("solve dense 24x24, 100000 steps per thread", |b| {
+        b.iter(|| solve(black_box(&dense), &dense_budget, 1))
     });
     group.finish();
 }

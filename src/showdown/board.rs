@@ -304,6 +304,38 @@ impl Board {
         }
     }
 
+    /// Calls `f` with the cell of every piece of ours whose changes (as the `effect_of_*`
+    /// functions give them) may read the cell `x`, the king on it or its check count: those
+    /// at most two squares away in rows and columns (the longest leap, `x` itself included),
+    /// and the first two obstacles along each line from `x` (a piece looks along a line up to
+    /// its second obstacle). A piece may be named twice.
+    #[inline]
+    pub fn pieces_near(&self, x: usize, mut f: impl FnMut(usize)) {
+        let s = self.stride;
+        let corner = x - PAD * s - PAD;
+        for dr in 0..=2 * PAD {
+            let start = corner + dr * s;
+            for (i, &c) in self.cells[start..=start + 2 * PAD].iter().enumerate() {
+                if c < 8 {
+                    f(start + i);
+                }
+            }
+        }
+        for &delta in &self.directions {
+            let q1 = self.next_obstacle(x, delta);
+            if self.cells[q1] == WALL {
+                continue;
+            }
+            if self.cells[q1] < 8 {
+                f(q1);
+            }
+            let q2 = self.next_obstacle(q1, delta);
+            if self.cells[q2] < 8 {
+                f(q2);
+            }
+        }
+    }
+
     /// The changes of placing `kind` on the empty cell `p` (appended to `out`).
     pub fn effect_of_place(&self, kind: PieceKind, p: usize, out: &mut Vec<Change>) {
         self.through(p, 1, out);

@@ -13,6 +13,14 @@
 //! cheaper one on its square and, step by step, to several cheap ones around it). After many
 //! steps without improvement the search "kicks": it goes back to the best answer with a random
 //! region of it cleared, and rebuilds that region with the weights it has learnt.
+//!
+//! Choosing the piece to take away values every piece on the board; most of those valuations
+//! do not change from one step to the next, so each is kept until a change may alter it: a
+//! piece placed, removed or replaced, or a check count changed, within its reach (two squares,
+//! or the first two obstacles along a line: [`Board::pieces_near`]). A valuation that reads
+//! the weight of an unchecked king (which grows at every step) is never kept. The unchecked
+//! kings are listed as they change instead of looked for among all the kings. Both give the
+//! same moves as valuing everything afresh, faster.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -76,6 +84,16 @@ pub struct Search<'a, G> {
     improved_at: u64,
     /// The step of the last kick (see [`KICK_STEPS`]).
     kicked_at: u64,
+    /// For each cell holding a piece, the best way to take it away as last valued by
+    /// [`Search::value_of_taking`]: (weight lost per price saved, the kind left there).
+    valued: Vec<(f64, Option<PieceKind>)>,
+    /// The cells whose entry in `valued` may be out of date: marked by every change to the
+    /// board, to a check count or to a weight that its valuation may read (see
+    /// [`Board::pieces_near`]), so that [`Search::remove_best`] values again only those.
+    stale: Vec<bool>,
+    /// The kings not in check, in increasing order (kept with the board by
+    /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
+    unchecked: Vec<u32>,
 }
 
 /// Steps without improvement after which the search restarts from a new randomised greedy
@@ -114,7 +132,7 @@ impl<'a, G: Rng> Search<'a, G> {
             .into_iter()
             .min_by_key(|&k| (board.price(k), k))
             .unwrap_or(PieceKind::Horse);
-        Search {
+        let mut search = Search {
             board,
             candidates,
             weights: vec![1; kings],
@@ -132,7 +150,12 @@ impl<'a, G: Rng> Search<'a, G> {
             empty,
             improved_at: 0,
             kicked_at: 0,
-        }
+            valued: vec![(0.0, None); stride * stride],
+            stale: vec![true; stride * stride],
+            unchecked: Vec::new(),
+        };
+        search.set_board(None);
+        search
     }
 
     /// Searches until a limit is reached or `stop` is raised; returns the best answer found.
@@ -278,7 +301,7 @@ impl<'a, G: Rng> Search<'a, G> {
                     let cell = board.cell(p.square);
                     board.place(p.kind, cell, &mut scratch);
                 }
-                self.board = board;
+                self.set_board(Some(board));
                 self.improved_at = self.step;
             }
         }
@@ -288,6 +311,7 @@ impl<'a, G: Rng> Search<'a, G> {
     /// Removes the piece whose removal loses the least weight per price, or replaces one by a
     /// cheaper kind when that loses the least weight per price saved (oldest first among
     /// equals), never the one just placed. Returns false when no piece could be removed.
+    /// Only the pieces whose valuation may have changed since the last call are valued again.
     fn remove_best(&mut self) -> bool {
         // (loss per price saved, age, cell, the kind left there: None to empty it)
         let mut best: Option<(f64, u64, usize, Option<PieceKind>)> = None;
@@ -296,42 +320,28 @@ impl<'a, G: Rng> Search<'a, G> {
             if p == self.tabu && self.board.piece_count() > 1 {
                 continue;
             }
-            let Some(kind) = self.board.piece_at(p) else {
-                continue;
-            };
-            self.effect.clear();
-            self.board.effect_of_remove(p, &mut self.effect);
-            let loss = -self
-                .board
-                .weight_gain(&self.effect, &self.weights, &mut self.tally);
-            let value = loss as f64 / f64::from(self.board.price(kind));
-            let key = (value, self.age[p], p, None);
+            if self.stale[p] {
+                let (value, unchecked) = self.value_of_taking(p);
+                self.valued[p] = value;
+                // A valuation that reads the weight of an unchecked king (which grows at every
+                // step) is never kept.
+                self.stale[p] = unchecked;
+            }
+            #[cfg(test)]
+            {
+                let (fresh, _) = self.value_of_taking(p);
+                assert_eq!(self.valued[p], fresh, "a stale valuation at cell {p}");
+            }
+            let (value, kind) = self.valued[p];
+            let key = (value, self.age[p], p, kind);
             if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
                 best = Some(key);
-            }
-            // Or the piece is replaced by a cheaper one: valued by the weight lost per price
-            // saved.
-            let price = self.board.price(kind);
-            for cheaper in PieceKind::ALL {
-                let saving = price.saturating_sub(self.board.price(cheaper));
-                if saving == 0 {
-                    continue;
-                }
-                self.effect.clear();
-                self.board.effect_of_replace(p, cheaper, &mut self.effect);
-                let loss = -self
-                    .board
-                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
-                let value = loss as f64 / f64::from(saving);
-                let key = (value, self.age[p], p, Some(cheaper));
-                if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
-                    best = Some(key);
-                }
             }
         }
         match best {
             Some((_, _, p, None)) => {
                 self.board.remove(p, &mut self.scratch);
+                self.changed(p);
                 self.age[p] = self.step;
                 self.touch();
                 self.free[p] = false;
@@ -339,6 +349,7 @@ impl<'a, G: Rng> Search<'a, G> {
             }
             Some((_, _, p, Some(cheaper))) => {
                 self.board.replace(p, cheaper, &mut self.scratch);
+                self.changed(p);
                 self.age[p] = self.step;
                 self.touch();
                 self.tabu = p;
@@ -346,6 +357,94 @@ impl<'a, G: Rng> Search<'a, G> {
             }
             None => false,
         }
+    }
+
+    /// The best way to take away the piece on `p`: removing it, valued by the weight lost per
+    /// price saved, or replacing it by a cheaper kind, valued by the weight lost per price
+    /// saved (the first of equals in that order); and whether the changes valued involve an
+    /// unchecked king (whose weight the valuation then reads).
+    fn value_of_taking(&mut self, p: usize) -> ((f64, Option<PieceKind>), bool) {
+        let Some(kind) = self.board.piece_at(p) else {
+            return ((f64::INFINITY, None), false);
+        };
+        let price = self.board.price(kind);
+        let mut unchecked = false;
+        self.effect.clear();
+        self.board.effect_of_remove(p, &mut self.effect);
+        unchecked |= self.involves_unchecked();
+        let loss = -self
+            .board
+            .weight_gain(&self.effect, &self.weights, &mut self.tally);
+        let mut best = (loss as f64 / f64::from(price), None);
+        for cheaper in PieceKind::ALL {
+            let saving = price.saturating_sub(self.board.price(cheaper));
+            if saving == 0 {
+                continue;
+            }
+            self.effect.clear();
+            self.board.effect_of_replace(p, cheaper, &mut self.effect);
+            unchecked |= self.involves_unchecked();
+            let loss = -self
+                .board
+                .weight_gain(&self.effect, &self.weights, &mut self.tally);
+            let value = loss as f64 / f64::from(saving);
+            if value < best.0 {
+                best = (value, Some(cheaper));
+            }
+        }
+        (best, unchecked)
+    }
+
+    /// True when the changes in `effect` involve a king not in check.
+    fn involves_unchecked(&self) -> bool {
+        self.effect
+            .iter()
+            .any(|&(k, _)| self.board.checks(k as usize) == 0)
+    }
+
+    /// Marks as stale the valuations that the change just made on cell `x` (its changes of
+    /// check counts in `scratch`) may have altered.
+    fn changed(&mut self, x: usize) {
+        for &k in self.board.flipped() {
+            let at = self.unchecked.binary_search(&k);
+            match (self.board.checks(k as usize) == 0, at) {
+                (true, Err(i)) => self.unchecked.insert(i, k),
+                (false, Ok(i)) => {
+                    self.unchecked.remove(i);
+                }
+                _ => {}
+            }
+        }
+        self.mark_near(x);
+        // Only the kings whose count changed on balance, each once (`tally` is left zero).
+        for &(k, d) in &self.scratch {
+            self.tally[k as usize] += d;
+        }
+        for i in 0..self.scratch.len() {
+            let k = self.scratch[i].0 as usize;
+            if std::mem::take(&mut self.tally[k]) != 0 {
+                self.mark_near(self.board.king_cell(k));
+            }
+        }
+    }
+
+    /// Puts `board` in place of the search's (or keeps it, with None): every valuation
+    /// stale, the unchecked kings listed again.
+    fn set_board(&mut self, board: Option<Board>) {
+        if let Some(board) = board {
+            self.board = board;
+        }
+        self.stale.fill(true);
+        self.unchecked.clear();
+        self.unchecked.extend(
+            (0..self.board.king_count() as u32).filter(|&k| self.board.checks(k as usize) == 0),
+        );
+    }
+
+    /// Marks as stale the valuations that may read cell `x` (see [`Board::pieces_near`]).
+    fn mark_near(&mut self, x: usize) {
+        let stale = &mut self.stale;
+        self.board.pieces_near(x, |p| stale[p] = true);
     }
 
     /// Goes back to the best answer with the pieces near a random one of its pieces (at most
@@ -371,27 +470,27 @@ impl<'a, G: Rng> Search<'a, G> {
                 board.place(p.kind, cell, &mut scratch);
             }
         }
-        self.board = board;
+        self.set_board(Some(board));
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;
     }
 
     /// A random king that is not in check.
     fn random_unchecked(&mut self) -> Option<usize> {
-        let kings = self.board.king_count();
-        if kings == 0 || self.board.unchecked() == 0 {
+        #[cfg(test)]
+        assert!(
+            self.unchecked.len() == self.board.unchecked()
+                && self
+                    .unchecked
+                    .iter()
+                    .all(|&k| self.board.checks(k as usize) == 0),
+            "the list of unchecked kings is out of date"
+        );
+        if self.unchecked.is_empty() {
             return None;
         }
-        let mut pick = self.rng.random_range(0..self.board.unchecked());
-        for k in 0..kings {
-            if self.board.checks(k) == 0 {
-                if pick == 0 {
-                    return Some(k);
-                }
-                pick -= 1;
-            }
-        }
-        None
+        let pick = self.rng.random_range(0..self.unchecked.len());
+        Some(self.unchecked[pick] as usize)
     }
 
     /// Checks a random unchecked king by the best move among those that check it and keep the
@@ -462,20 +561,24 @@ impl<'a, G: Rng> Search<'a, G> {
         match best {
             Some((_, _, Move::Place(kind, p))) => {
                 self.board.place(kind, p, &mut self.scratch);
+                self.changed(p);
                 self.touch();
                 self.age[p] = self.step;
                 self.tabu = p;
             }
             Some((_, _, Move::Replace(kind, p))) => {
                 self.board.replace(p, kind, &mut self.scratch);
+                self.changed(p);
                 self.touch();
                 self.age[p] = self.step;
                 self.tabu = p;
             }
             Some((_, _, Move::PlaceWithScreen(kind, p, screen, screen_kind))) => {
                 self.board.place(screen_kind, screen, &mut self.scratch);
+                self.changed(screen);
                 self.touch();
                 self.board.place(kind, p, &mut self.scratch);
+                self.changed(p);
                 self.touch();
                 self.age[p] = self.step;
                 self.age[screen] = self.step;
@@ -555,7 +658,7 @@ impl<'a, G: Rng> Search<'a, G> {
         if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, deadline) {
             return;
         }
-        self.board = board;
+        self.set_board(Some(board));
         self.weights.iter_mut().for_each(|w| *w = 1);
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;
@@ -572,10 +675,8 @@ impl<'a, G: Rng> Search<'a, G> {
     }
 
     fn bump_weights(&mut self) {
-        for k in 0..self.board.king_count() {
-            if self.board.checks(k) == 0 {
-                self.weights[k] += 1;
-            }
+        for &k in &self.unchecked {
+            self.weights[k as usize] += 1;
         }
     }
 }
@@ -688,6 +789,69 @@ mod tests {
         assert!(
             downs > 0 && kicks > 0,
             "{downs} replacements, {kicks} kicks"
+        );
+    }
+
+    /// The valuations `remove_best` keeps from one call to the next and the list of unchecked
+    /// kings stay equal to fresh ones (both are compared with a fresh computation at every use
+    /// in test builds: see `remove_best` and `random_unchecked`) through long searches with
+    /// kicks, restarts and large-neighbourhood moves on larger boards with sliders and
+    /// cannons, and most valuations are indeed kept.
+    #[test]
+    fn kept_valuations_and_the_unchecked_kings_stay_exact() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut kept, mut valued, mut searched) = (0usize, 0usize, 0);
+        while searched < 12 {
+            let n = rng.random_range(10..=18usize);
+            let density = rng.random_range(0.15..0.8);
+            let mut kings = SquareSet::new(n);
+            for sq in SquareSet::full(n).iter() {
+                if rng.random_bool(density) {
+                    kings.insert(sq);
+                }
+            }
+            let mut costs = [0u32; 8];
+            for c in &mut costs {
+                *c = rng.random_range(1000..100_000);
+            }
+            costs[rng.random_range(0..8)] = rng.random_range(1..50);
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let candidates = Candidates::new(&instance);
+            let mut board = Board::new(&instance);
+            if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
+                continue;
+            }
+            searched += 1;
+            let mut search =
+                Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
+            let stop = AtomicBool::new(false);
+            let some = Limits {
+                steps: 50,
+                deadline: None,
+                target: 0,
+            };
+            for round in 0..80 {
+                let pieces: Vec<usize> = search.board.piece_cells().collect();
+                valued += pieces.len();
+                kept += pieces.iter().filter(|&&p| !search.stale[p]).count();
+                search.resume(&some, &stop);
+                match round % 20 {
+                    7 => search.kick(),
+                    13 => search.restart(Deadline::NEVER),
+                    17 => {
+                        search.polish_with(3, 2, 6, 500);
+                    }
+                    _ => {}
+                }
+                assert_consistent(&instance, &search.board);
+                assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
+            }
+        }
+        assert!(
+            kept * 4 > valued,
+            "only {kept} of {valued} valuations were kept between calls"
         );
     }
 }
