@@ -305,22 +305,12 @@ impl Board {
     }
 
     /// Calls `f` with the cell of every piece of ours whose changes (as the `effect_of_*`
-    /// functions give them) may read the cell `x`, the king on it or its check count: those
-    /// at most two squares away in rows and columns (the longest leap, `x` itself included),
-    /// and the first two obstacles along each line from `x` (a piece looks along a line up to
-    /// its second obstacle). A piece may be named twice.
+    /// functions give them) may read what stands on the cell `x`: the first two obstacles
+    /// along each line from `x` (a piece looks along a line up to its second obstacle; a leap
+    /// reads only whether a king stands where it lands, which never changes). A piece may be
+    /// named twice.
     #[inline]
-    pub fn pieces_near(&self, x: usize, mut f: impl FnMut(usize)) {
-        let s = self.stride;
-        let corner = x - PAD * s - PAD;
-        for dr in 0..=2 * PAD {
-            let start = corner + dr * s;
-            for (i, &c) in self.cells[start..=start + 2 * PAD].iter().enumerate() {
-                if c < 8 {
-                    f(start + i);
-                }
-            }
-        }
+    pub fn pieces_in_line(&self, x: usize, mut f: impl FnMut(usize)) {
         for &delta in &self.directions {
             let q1 = self.next_obstacle(x, delta);
             if self.cells[q1] == WALL {
@@ -334,6 +324,25 @@ impl Board {
                 f(q2);
             }
         }
+    }
+
+    /// Calls `f` with the cell of every piece of ours whose changes may involve the king on
+    /// the cell `x` (and so read its check count): those of [`Board::pieces_in_line`] and those
+    /// at most two squares away in rows and columns (the longest leap). A piece may be named
+    /// twice.
+    #[inline]
+    pub fn pieces_near(&self, x: usize, mut f: impl FnMut(usize)) {
+        let s = self.stride;
+        let corner = x - PAD * s - PAD;
+        for dr in 0..=2 * PAD {
+            let start = corner + dr * s;
+            for (i, &c) in self.cells[start..=start + 2 * PAD].iter().enumerate() {
+                if c < 8 {
+                    f(start + i);
+                }
+            }
+        }
+        self.pieces_in_line(x, f);
     }
 
     /// The changes of placing `kind` on the empty cell `p` (appended to `out`).

@@ -94,6 +94,8 @@ pub struct Search<'a, G> {
     /// The kings not in check, in increasing order (kept with the board by
     /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
     unchecked: Vec<u32>,
+    /// Working space: the cells of the pieces on the board.
+    cells: Vec<usize>,
 }
 
 /// Steps without improvement after which the search restarts from a new randomised greedy
@@ -153,6 +155,7 @@ impl<'a, G: Rng> Search<'a, G> {
             valued: vec![(0.0, None); stride * stride],
             stale: vec![true; stride * stride],
             unchecked: Vec::new(),
+            cells: Vec::new(),
         };
         search.set_board(None);
         search
@@ -315,8 +318,10 @@ impl<'a, G: Rng> Search<'a, G> {
     fn remove_best(&mut self) -> bool {
         // (loss per price saved, age, cell, the kind left there: None to empty it)
         let mut best: Option<(f64, u64, usize, Option<PieceKind>)> = None;
-        let cells: Vec<usize> = self.board.piece_cells().collect();
-        for p in cells {
+        let mut cells = std::mem::take(&mut self.cells);
+        cells.clear();
+        cells.extend(self.board.piece_cells());
+        for &p in &cells {
             if p == self.tabu && self.board.piece_count() > 1 {
                 continue;
             }
@@ -338,6 +343,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 best = Some(key);
             }
         }
+        self.cells = cells;
         match best {
             Some((_, _, p, None)) => {
                 self.board.remove(p, &mut self.scratch);
@@ -415,8 +421,11 @@ impl<'a, G: Rng> Search<'a, G> {
                 _ => {}
             }
         }
-        self.mark_near(x);
-        // Only the kings whose count changed on balance, each once (`tally` is left zero).
+        // The piece on `x` and those looking along a line through it; then those that may
+        // involve a king whose count changed on balance, each king once (`tally` is left zero).
+        self.stale[x] = true;
+        let stale = &mut self.stale;
+        self.board.pieces_in_line(x, |p| stale[p] = true);
         for &(k, d) in &self.scratch {
             self.tally[k as usize] += d;
         }
@@ -441,7 +450,8 @@ impl<'a, G: Rng> Search<'a, G> {
         );
     }
 
-    /// Marks as stale the valuations that may read cell `x` (see [`Board::pieces_near`]).
+    /// Marks as stale the valuations that may involve the king on cell `x` (see
+    /// [`Board::pieces_near`]).
     fn mark_near(&mut self, x: usize) {
         let stale = &mut self.stale;
         self.board.pieces_near(x, |p| stale[p] = true);
