@@ -408,8 +408,9 @@ impl<'a, G: Rng> Search<'a, G> {
             .any(|&(k, _)| self.board.checks(k as usize) == 0)
     }
 
-    /// Marks as stale the valuations that the change just made on cell `x` (its changes of
-    /// check counts in `scratch`) may have altered.
+    /// After a change on cell `x` (its changes of check counts in `scratch`): brings the list
+    /// of unchecked kings up to date and marks as stale the valuations the change may have
+    /// altered.
     fn changed(&mut self, x: usize) {
         for &k in self.board.flipped() {
             let at = self.unchecked.binary_search(&k);
