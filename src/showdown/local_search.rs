@@ -727,6 +727,30 @@ mod tests {
         assert_eq!(board.cost(), cost);
     }
 
+    /// A random board of a side in `sides` with kings at a density drawn from `densities`, one
+    /// piece nearly free and the others dear (so that replacing by a cheaper kind pays); None
+    /// when the draw is not a valid instance.
+    fn random_instance(
+        rng: &mut ChaCha8Rng,
+        sides: std::ops::RangeInclusive<usize>,
+        densities: std::ops::Range<f64>,
+    ) -> Option<Instance> {
+        let n = rng.random_range(sides);
+        let density = rng.random_range(densities);
+        let mut kings = SquareSet::new(n);
+        for sq in SquareSet::full(n).iter() {
+            if rng.random_bool(density) {
+                kings.insert(sq);
+            }
+        }
+        let mut costs = [0u32; 8];
+        for c in &mut costs {
+            *c = rng.random_range(1000..100_000);
+        }
+        costs[rng.random_range(0..8)] = rng.random_range(1..50);
+        Instance::new(n, kings, costs).ok()
+    }
+
     /// Taking a piece away or replacing it by a cheaper one, and kicks, keep the exact check
     /// counts (against a full recount) and the cost, and every answer the search records
     /// passes the judge at its cost.
@@ -735,21 +759,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(21);
         let (mut downs, mut kicks, mut searched) = (0, 0, 0);
         while searched < 40 {
-            let n = rng.random_range(4..=11usize);
-            let density = rng.random_range(0.2..0.8);
-            let mut kings = SquareSet::new(n);
-            for sq in SquareSet::full(n).iter() {
-                if rng.random_bool(density) {
-                    kings.insert(sq);
-                }
-            }
-            // One piece nearly free, the others dear: replacing by a cheaper kind pays.
-            let mut costs = [0u32; 8];
-            for c in &mut costs {
-                *c = rng.random_range(1000..100_000);
-            }
-            costs[rng.random_range(0..8)] = rng.random_range(1..50);
-            let Ok(instance) = Instance::new(n, kings, costs) else {
+            let Some(instance) = random_instance(&mut rng, 4..=11, 0.2..0.8) else {
                 continue;
             };
             let candidates = Candidates::new(&instance);
@@ -813,20 +823,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let (mut kept, mut valued, mut searched) = (0usize, 0usize, 0);
         while searched < 12 {
-            let n = rng.random_range(10..=18usize);
-            let density = rng.random_range(0.15..0.8);
-            let mut kings = SquareSet::new(n);
-            for sq in SquareSet::full(n).iter() {
-                if rng.random_bool(density) {
-                    kings.insert(sq);
-                }
-            }
-            let mut costs = [0u32; 8];
-            for c in &mut costs {
-                *c = rng.random_range(1000..100_000);
-            }
-            costs[rng.random_range(0..8)] = rng.random_range(1..50);
-            let Ok(instance) = Instance::new(n, kings, costs) else {
+            let Some(instance) = random_instance(&mut rng, 10..=18, 0.15..0.8) else {
                 continue;
             };
             let candidates = Candidates::new(&instance);
