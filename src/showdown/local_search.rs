@@ -111,11 +111,15 @@ const KICK_REACH: u8 = 5;
 const POLISH_CHUNK: u64 = 4;
 /// How far from its centre a large-neighbourhood move takes pieces away (a random distance
 /// from 1 to this, in rows and columns).
-const POLISH_WINDOW: u8 = 3;
-/// At most this many pieces taken away by one large-neighbourhood move.
-const POLISH_PIECES: usize = 8;
+const POLISH_WINDOW: u8 = 5;
+/// At most this many pieces taken away by one large-neighbourhood move. On dense boards with
+/// a nearly free piece the search settles where the optimum differs by a few dear pieces and
+/// the cheap ones around them (test 3 of the dense benchmark file dense1_01: one phoenix too
+/// many, 8 squares apart within 3 rows and columns): one move of 10 pieces there finds the
+/// optimum, which 8 never could.
+const POLISH_PIECES: usize = 10;
 /// The node limit of the branch and bound of one large-neighbourhood move.
-const POLISH_NODES: u64 = 4000;
+const POLISH_NODES: u64 = 5000;
 
 impl<'a, G: Rng> Search<'a, G> {
     /// A search starting from `board`, on which every king must be in check.
