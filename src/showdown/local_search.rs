@@ -666,7 +666,8 @@ impl<'a, G: Rng> Search<'a, G> {
     }
 
     /// Starts again from a randomised greedy answer with fresh weights (built by `deadline`,
-    /// else nothing changes); the best answer is kept.
+    /// else nothing changes, as when the greedy reaches a dead end: on dense boards it often
+    /// does); the best answer is kept.
     fn restart(&mut self, deadline: Deadline<'_>) {
         self.improved_at = self.step;
         let mut board = self.empty.clone();

@@ -601,7 +601,10 @@ impl Prepared<'_> {
 
     /// The searches of an open test, one per thread: the first from the first answer, the
     /// others from randomised greedy answers (built by `greedy_deadline` at the latest), so
-    /// that they search different regions. None for a test that is done.
+    /// that they search different regions; where that greedy reaches a dead end (no piece
+    /// brings a king into check: 20 of the 30 boards of the dense benchmark set) or its time
+    /// runs out, from the first answer too, with their own random moves. None for a test
+    /// that is done.
     fn searches(&self, seed: u64, greedy_deadline: Deadline<'_>) -> Vec<Search<'_, ChaCha8Rng>> {
         use rayon::prelude::*;
         let State::Open { pieces, .. } = &self.state else {
