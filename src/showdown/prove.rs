@@ -4,12 +4,13 @@
 //! cheaper one, or stops at its time limit with the best answer found and a certified lower
 //! bound. Two schemes ([`Scheme`]):
 //! - **exact** (the default): the exact rows of every king from the start, one solve.
-//! - **lazy**: the covering relaxation first; the kings its answer does not
-//!   really check on the final board get their exact rows and the model is solved again,
-//!   until an answer of the model is valid (it is then optimal) or the time is up. Every
-//!   round's model is a relaxation, so its dual bound bounds every answer; a round's answers
-//!   that are valid (checked by the judge) are answers; an invalid one is also completed by
-//!   the exact branch and bound, which may give a cheaper valid answer.
+//! - **lazy**: the covering relaxation first; the kings its answer does not really check on
+//!   the final board (nor the answers the solver found on its way) get their exact rows and
+//!   the model is solved again, until an answer of the model is valid (it is then optimal) or
+//!   the time is up. Every round's model is a relaxation, so its dual bound bounds every
+//!   answer; a round's answers that are valid (checked by the judge) are answers; an invalid
+//!   one is also completed by the exact branch and bound, which may give a cheaper valid
+//!   answer.
 //!
 //! Honesty: an answer is called optimal only when HiGHS reports the model optimal with no gap
 //! left and the model's answer is valid, or when the answer's cost meets a certified bound.
@@ -200,16 +201,22 @@ pub fn prove(
                     if let Some(repaired) = repair(instance, &candidates, &pieces, best.cost) {
                         consider(instance, &mut best, repaired);
                     }
-                    let unchecked = Model::unchecked_kings(instance, &pieces);
-                    let fresh: Vec<usize> = unchecked
+                    // The last answer has a king without exact rows that it leaves
+                    // unchecked (else the rows would have made it valid); so may the answers
+                    // the solver found on its way, which the next model should not allow
+                    // either: every such king gets its exact rows.
+                    if Model::unchecked_kings(instance, &pieces)
                         .into_iter()
-                        .filter(|&k| !model.is_exact(k))
-                        .collect();
-                    if fresh.is_empty() {
+                        .all(|k| model.is_exact(k))
+                    {
                         break Ending::Stopped("an invalid answer despite exact rows".into());
                     }
-                    for k in fresh {
-                        model.add_exact(k);
+                    let found: Vec<Vec<Placement>> =
+                        round.solutions.iter().map(|v| model.pieces_of(v)).collect();
+                    for answer in std::iter::once(pieces).chain(found) {
+                        for k in Model::unchecked_kings(instance, &answer) {
+                            model.add_exact(k);
+                        }
                     }
                     continue;
                 }
