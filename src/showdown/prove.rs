@@ -205,18 +205,17 @@ pub fn prove(
                     // unchecked (else the rows would have made it valid); so may the answers
                     // the solver found on its way, which the next model should not allow
                     // either: every such king gets its exact rows.
-                    if Model::unchecked_kings(instance, &pieces)
-                        .into_iter()
-                        .all(|k| model.is_exact(k))
-                    {
+                    let unchecked = Model::unchecked_kings(instance, &pieces);
+                    if unchecked.iter().all(|&k| model.is_exact(k)) {
                         break Ending::Stopped("an invalid answer despite exact rows".into());
                     }
                     let found: Vec<Vec<Placement>> =
                         round.solutions.iter().map(|v| model.pieces_of(v)).collect();
-                    for answer in std::iter::once(pieces).chain(found) {
-                        for k in Model::unchecked_kings(instance, &answer) {
-                            model.add_exact(k);
-                        }
+                    let on_its_way = found
+                        .iter()
+                        .flat_map(|answer| Model::unchecked_kings(instance, answer));
+                    for k in unchecked.into_iter().chain(on_its_way) {
+                        model.add_exact(k);
                     }
                     continue;
                 }
