@@ -381,11 +381,7 @@ fn large_neighbourhood_moves_keep_the_best_answer_valid_and_never_dearer() {
         assert_eq!(verify(&instance, search.best()), Ok(cost));
         improved += usize::from(cost < before);
         // The local search goes on from the polished answer and keeps it valid.
-        let limits = Limits {
-            steps: 500,
-            deadline: None,
-            target: 0,
-        };
+        let limits = Limits::new(500, None, 0);
         let after = search.resume(&limits, &AtomicBool::new(false));
         assert!(after <= cost);
         assert_eq!(verify(&instance, search.best()), Ok(after));
@@ -408,11 +404,8 @@ fn a_search_resumed_in_parts_is_the_same_as_one_run() {
         };
         let seed = rng.random();
         let stop = AtomicBool::new(false);
-        let limits = |steps| Limits {
-            steps,
-            deadline: None,
-            target: 0,
-        };
+        // Without exploration (which each call starts anew).
+        let limits = |steps| Limits::new(steps, None, 0);
         let mut whole = Search::new(board.clone(), &candidates, ChaCha8Rng::seed_from_u64(seed));
         whole.resume(&limits(3000), &stop);
         let mut parts = Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(seed));

@@ -75,6 +75,9 @@ const EXACT_NODES: u64 = 200_000;
 const POLISH_SHARE: f64 = 0.1;
 /// With a step count instead of a time, one large-neighbourhood move per this many steps.
 const STEPS_PER_POLISH: u64 = 2500;
+/// The first part of each call's local search that explores, its moves allowed above the best
+/// answer's cost (see [`crate::showdown::local_search::SLACK`]).
+const EXPLORE_PART: f64 = 0.375;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
 const UNLIMITED: u64 = u64::MAX;
 
@@ -645,12 +648,26 @@ impl Prepared<'_> {
         };
         // The local search first, then large-neighbourhood moves on its best answer.
         let now = Instant::now();
+        let part = |share: f64| {
+            deadline
+                .moment()
+                .map(|d| now + part_of(d.saturating_duration_since(now), share))
+        };
+        // With a step count the steps alone decide how long the search explores, so that a
+        // seed gives the same answers on any machine; else the clock (and with neither, it
+        // does not explore).
+        let (explore_steps, explore_until) =
+            match (steps, part((1.0 - POLISH_SHARE) * EXPLORE_PART)) {
+                (Some(n), _) => ((n as f64 * EXPLORE_PART) as u64, None),
+                (None, Some(until)) => (UNLIMITED, Some(until)),
+                (None, None) => (0, None),
+            };
         let limits = Limits {
             steps: steps.unwrap_or(UNLIMITED),
-            deadline: deadline
-                .moment()
-                .map(|d| now + part_of(d.saturating_duration_since(now), 1.0 - POLISH_SHARE)),
+            deadline: part(1.0 - POLISH_SHARE),
             target,
+            explore_steps,
+            explore_until,
         };
         let tries = steps.map_or(u64::MAX, |n| n / STEPS_PER_POLISH);
         // Raised when a search meets the bound, or from outside (Ctrl-C).
