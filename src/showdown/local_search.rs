@@ -1,8 +1,8 @@
 //! Improving an answer: a local search with king weights, in the manner of the row-weighting
 //! searches for set covering, on the exact check counts of [`Board`].
 //!
-//! Each step works on a board that costs less than the best answer found, so it leaves some
-//! kings unchecked. It picks an unchecked king at random and makes the move that checks it at
+//! Each step works on a board that costs less than the best answer found (or, while the search
+//! explores, at most [`SLACK`] more), so it leaves some kings unchecked. It picks an unchecked king at random and makes the move that checks it at
 //! the best weight gained per price: placing a piece on one of the king's candidate squares,
 //! replacing a piece by one that checks it, or placing a cannon together with a screen.
 //! Every move is valued by its exact changes, blocked slides and cannon screens included.
@@ -261,8 +261,8 @@ impl<'a, G: Rng> Search<'a, G> {
             {
                 self.restart(Deadline::from(limits.deadline).or_stop(stop));
             }
-            // Check a king with a move that keeps the cost below the best answer's; when none
-            // fits, make room by taking a piece away.
+            // Check a king with a move that keeps the cost below the best answer's (plus the
+            // slack while exploring); when none fits, make room by taking a piece away.
             if !self.add_for_random_king() && self.board.piece_count() > 0 {
                 self.remove_best();
             }
@@ -553,7 +553,8 @@ impl<'a, G: Rng> Search<'a, G> {
     }
 
     /// Checks a random unchecked king by the best move among those that check it and keep the
-    /// cost below the best answer's. Returns false when there was none.
+    /// cost below the best answer's (plus the slack while exploring). Returns false when there
+    /// was none.
     fn add_for_random_king(&mut self) -> bool {
         let Some(k) = self.random_unchecked() else {
             return false;
@@ -566,7 +567,8 @@ impl<'a, G: Rng> Search<'a, G> {
             }
         };
         let king_cell = self.board.king_cell(k);
-        // What a move may add to the cost and still leave it below the best answer's.
+        // What a move may add to the cost and still leave it below the best answer's (plus
+        // the slack while exploring).
         let budget =
             (self.best_cost.saturating_add(self.slack)).saturating_sub(self.board.cost() + 1);
         // What occupying a square blocks, shared by the pieces tried there (candidates come
