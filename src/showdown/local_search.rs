@@ -803,6 +803,24 @@ mod tests {
         Instance::new(n, kings, costs).ok()
     }
 
+    /// A random board of a side in `sides` (kings at a density of 20% to 80%, prices as in
+    /// [`random_instance`]), its candidates and a randomised greedy answer without its
+    /// redundant pieces; None when the draw is not a valid instance or the greedy reaches a
+    /// dead end.
+    fn random_start(
+        rng: &mut ChaCha8Rng,
+        sides: std::ops::RangeInclusive<usize>,
+    ) -> Option<(Instance, Candidates, Board)> {
+        let instance = random_instance(rng, sides, 0.2..0.8)?;
+        let candidates = Candidates::new(&instance);
+        let mut board = Board::new(&instance);
+        if !greedy(&mut board, &candidates, 0.3, rng, None) {
+            return None;
+        }
+        prune(&mut board);
+        Some((instance, candidates, board))
+    }
+
     /// Taking a piece away or replacing it by a cheaper one, and kicks, keep the exact check
     /// counts (against a full recount) and the cost, and every answer the search records
     /// passes the judge at its cost.
@@ -811,15 +829,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(21);
         let (mut downs, mut kicks, mut searched) = (0, 0, 0);
         while searched < 40 {
-            let Some(instance) = random_instance(&mut rng, 4..=11, 0.2..0.8) else {
+            let Some((instance, candidates, board)) = random_start(&mut rng, 4..=11) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
-            let mut board = Board::new(&instance);
-            if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
-                continue;
-            }
-            prune(&mut board);
             searched += 1;
             let mut search =
                 Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
@@ -870,15 +882,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(8);
         let (mut above, mut searched) = (0, 0);
         while searched < 30 {
-            let Some(instance) = random_instance(&mut rng, 6..=14, 0.2..0.8) else {
+            let Some((instance, candidates, board)) = random_start(&mut rng, 6..=14) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
-            let mut board = Board::new(&instance);
-            if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
-                continue;
-            }
-            prune(&mut board);
             searched += 1;
             let mut search =
                 Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
