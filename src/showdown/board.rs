@@ -56,7 +56,8 @@ pub struct Board {
     unchecked: usize,
     costs: [u32; 8],
     cost: u64,
-    pieces: usize,
+    /// The cells holding our pieces, in increasing order.
+    occupied: Vec<u32>,
     moves: [KindMoves; 8],
     /// The eight unit directions as offsets.
     directions: [isize; 8],
@@ -122,7 +123,7 @@ impl Board {
             unchecked: kings,
             costs: instance.costs(),
             cost: 0,
-            pieces: 0,
+            occupied: Vec::new(),
             moves,
             directions,
             slide_mask,
@@ -176,7 +177,7 @@ impl Board {
 
     /// How many pieces are on the board.
     pub fn piece_count(&self) -> usize {
-        self.pieces
+        self.occupied.len()
     }
 
     /// The price of a kind.
@@ -202,11 +203,9 @@ impl Board {
 
     /// The pieces on the board.
     pub fn placements(&self) -> Vec<Placement> {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &c)| {
-                PieceKind::ALL.get(usize::from(c)).map(|&kind| Placement {
+        self.piece_cells()
+            .filter_map(|i| {
+                self.piece_at(i).map(|kind| Placement {
                     kind,
                     square: self.square(i),
                 })
@@ -214,13 +213,9 @@ impl Board {
             .collect()
     }
 
-    /// The cells holding our pieces.
+    /// The cells holding our pieces, in increasing order (row by row).
     pub fn piece_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| usize::from(c) < 8)
-            .map(|(i, _)| i)
+        self.occupied.iter().map(|&c| c as usize)
     }
 
     /// The first non-empty cell from `from` (exclusive) stepping by `delta`.
@@ -363,6 +358,20 @@ impl Board {
         self.own(kind, p, 1, out);
     }
 
+    /// The changes of what looks through `p` when our piece there is taken away (the half of
+    /// [`Board::effect_of_remove`] that does not depend on the piece).
+    pub fn effect_of_emptying(&self, p: usize, out: &mut Vec<Change>) {
+        self.through(p, -1, out);
+    }
+
+    /// The changes of our piece on `p` no longer checking what it checks (the other half of
+    /// [`Board::effect_of_remove`], and the first half of [`Board::effect_of_replace`]).
+    pub fn effect_of_lifting(&self, p: usize, out: &mut Vec<Change>) {
+        if let Some(kind) = self.piece_at(p) {
+            self.own(kind, p, -1, out);
+        }
+    }
+
     /// The changes of removing our piece from `p`.
     pub fn effect_of_remove(&self, p: usize, out: &mut Vec<Change>) {
         if let Some(kind) = self.piece_at(p) {
@@ -409,7 +418,9 @@ impl Board {
         self.apply(scratch);
         self.cells[p] = kind as u8;
         self.cost += u64::from(self.price(kind));
-        self.pieces += 1;
+        if let Err(at) = self.occupied.binary_search(&(p as u32)) {
+            self.occupied.insert(at, p as u32);
+        }
     }
 
     /// Removes our piece from `p` (nothing happens when there is none).
@@ -422,7 +433,9 @@ impl Board {
         self.apply(scratch);
         self.cells[p] = EMPTY;
         self.cost -= u64::from(self.price(kind));
-        self.pieces -= 1;
+        if let Ok(at) = self.occupied.binary_search(&(p as u32)) {
+            self.occupied.remove(at);
+        }
     }
 
     /// Replaces our piece on `p` by one of `kind` (nothing happens when there is none).
@@ -562,14 +575,28 @@ mod tests {
                     board.place(kind, p, &mut scratch);
                     assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
                 } else if board.piece_at(p).is_some() {
+                    // The halves the local search values removals and replacements by.
+                    let mut lifted = Vec::new();
+                    board.effect_of_lifting(p, &mut lifted);
+                    let mut parts = lifted.clone();
+                    if move_kind == 0 {
+                        board.effect_of_piece(kind, p, &mut parts);
+                    } else {
+                        board.effect_of_emptying(p, &mut parts);
+                    }
+                    parts.sort_unstable();
                     if move_kind == 0 {
                         board.effect_of_replace(p, kind, &mut predicted);
                         let net = board.net_checked(&predicted, &mut tally);
+                        predicted.sort_unstable();
+                        assert_eq!(parts, predicted);
                         board.replace(p, kind, &mut scratch);
                         assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
                     } else {
                         board.effect_of_remove(p, &mut predicted);
                         let net = board.net_checked(&predicted, &mut tally);
+                        predicted.sort_unstable();
+                        assert_eq!(parts, predicted);
                         board.remove(p, &mut scratch);
                         assert_eq!(before_unchecked as i32 - board.unchecked() as i32, net);
                     }
@@ -588,7 +615,11 @@ mod tests {
                     .map(|p| u64::from(instance.cost(p.kind)))
                     .sum();
                 assert_eq!(board.cost(), cost);
-                assert_eq!(board.piece_count(), board.placements().len());
+                let scanned: Vec<usize> = (0..board.cells.len())
+                    .filter(|&i| board.piece_at(i).is_some())
+                    .collect();
+                assert_eq!(board.piece_cells().collect::<Vec<_>>(), scanned);
+                assert_eq!(board.piece_count(), scanned.len());
             }
         }
     }

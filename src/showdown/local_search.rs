@@ -423,8 +423,11 @@ impl<'a, G: Rng> Search<'a, G> {
         };
         let price = self.board.price(kind);
         let mut unchecked = false;
+        // The piece's own checks lost, shared by the removal and every replacement.
         self.effect.clear();
-        self.board.effect_of_remove(p, &mut self.effect);
+        self.board.effect_of_lifting(p, &mut self.effect);
+        let lifted = self.effect.len();
+        self.board.effect_of_emptying(p, &mut self.effect);
         unchecked |= self.involves_unchecked();
         let loss = -self
             .board
@@ -435,8 +438,8 @@ impl<'a, G: Rng> Search<'a, G> {
             if saving == 0 {
                 continue;
             }
-            self.effect.clear();
-            self.board.effect_of_replace(p, cheaper, &mut self.effect);
+            self.effect.truncate(lifted);
+            self.board.effect_of_piece(cheaper, p, &mut self.effect);
             unchecked |= self.involves_unchecked();
             let loss = -self
                 .board
