@@ -110,7 +110,12 @@ pub struct Search<'a, G> {
     /// The cells whose entry in `valued` may be out of date: marked by every change to the
     /// board, to a check count or to a weight that its valuation may read (see
     /// [`Board::pieces_near`]), so that [`Search::remove_best`] values again only those.
+    /// Brought up to date only when read ([`Search::mark_stale`]), from `queue`.
     stale: Vec<bool>,
+    /// The cells changed and the cells of the kings whose check count changed since `stale`
+    /// was last brought up to date, each once (`queued` per cell).
+    queue: Vec<u32>,
+    queued: Vec<bool>,
     /// The kings not in check, in increasing order (kept with the board by
     /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
     unchecked: Vec<u32>,
@@ -192,6 +197,8 @@ impl<'a, G: Rng> Search<'a, G> {
             kicked_at: 0,
             valued: vec![(0.0, None); stride * stride],
             stale: vec![true; stride * stride],
+            queue: Vec::new(),
+            queued: vec![false; stride * stride],
             unchecked: Vec::new(),
             cells: Vec::new(),
             slack: 0,
@@ -366,6 +373,7 @@ impl<'a, G: Rng> Search<'a, G> {
     fn remove_best(&mut self) -> bool {
         // (loss per price saved, age, cell, the kind left there: None to empty it)
         let mut best: Option<(f64, u64, usize, Option<PieceKind>)> = None;
+        self.mark_stale();
         let mut cells = std::mem::take(&mut self.cells);
         cells.clear();
         cells.extend(self.board.piece_cells());
@@ -473,20 +481,46 @@ impl<'a, G: Rng> Search<'a, G> {
                 _ => {}
             }
         }
-        // The piece on `x` and those looking along a line through it; then those that may
-        // involve a king whose count changed on balance, each king once (`tally` is left zero).
-        self.stale[x] = true;
-        let stale = &mut self.stale;
-        self.board.pieces_in_line(x, |p| stale[p] = true);
+        // The cell, and the kings whose count changed on balance (`tally` is left zero).
+        self.enqueue(x);
         for &(k, d) in &self.scratch {
             self.tally[k as usize] += d;
         }
         for i in 0..self.scratch.len() {
             let k = self.scratch[i].0 as usize;
             if std::mem::take(&mut self.tally[k]) != 0 {
-                self.mark_near(self.board.king_cell(k));
+                self.enqueue(self.board.king_cell(k));
             }
         }
+    }
+
+    fn enqueue(&mut self, cell: usize) {
+        if !std::mem::replace(&mut self.queued[cell], true) {
+            self.queue.push(cell as u32);
+        }
+    }
+
+    /// Brings `stale` up to date from the queue, on the board as it is now: for a changed
+    /// cell, its piece and those looking along a line through it ([`Board::pieces_in_line`]);
+    /// for a king, the pieces whose changes may involve it ([`Board::pieces_near`]). That is
+    /// as exact as marking at each change: a piece whose lines (up to their second obstacle)
+    /// differ from when it was valued has the first cell where they differ within them now,
+    /// with at most one obstacle between, and that cell changed; one whose lines are the same
+    /// involves the same kings now as then, so it is near every one of them whose count
+    /// changed. Changes that come and go between two removals (most of them) are marked once.
+    fn mark_stale(&mut self) {
+        let stale = &mut self.stale;
+        for &c in &self.queue {
+            let c = c as usize;
+            self.queued[c] = false;
+            if self.board.king_at(c).is_some() {
+                self.board.pieces_near(c, |p| stale[p] = true);
+            } else {
+                stale[c] = true;
+                self.board.pieces_in_line(c, |p| stale[p] = true);
+            }
+        }
+        self.queue.clear();
     }
 
     /// Puts `board` in place of the search's (or keeps it, with None): every valuation
@@ -496,17 +530,14 @@ impl<'a, G: Rng> Search<'a, G> {
             self.board = board;
         }
         self.stale.fill(true);
+        for &c in &self.queue {
+            self.queued[c as usize] = false;
+        }
+        self.queue.clear();
         self.unchecked.clear();
         self.unchecked.extend(
             (0..self.board.king_count() as u32).filter(|&k| self.board.checks(k as usize) == 0),
         );
-    }
-
-    /// Marks as stale the valuations that may involve the king on cell `x` (see
-    /// [`Board::pieces_near`]).
-    fn mark_near(&mut self, x: usize) {
-        let stale = &mut self.stale;
-        self.board.pieces_near(x, |p| stale[p] = true);
     }
 
     /// Goes back to the best answer with the pieces near a random one of its pieces (at most
@@ -946,6 +977,7 @@ mod tests {
             let stop = AtomicBool::new(false);
             let some = Limits::new(50, None, 0);
             for round in 0..80 {
+                search.mark_stale();
                 let pieces: Vec<usize> = search.board.piece_cells().collect();
                 valued += pieces.len();
                 kept += pieces.iter().filter(|&&p| !search.stale[p]).count();
