@@ -61,6 +61,9 @@ pub struct Board {
     moves: [KindMoves; 8],
     /// The eight unit directions as offsets.
     directions: [isize; 8],
+    /// The eight squares at most two away in rows and columns and on no line through the
+    /// origin (a knight's jumps), as offsets.
+    off_line: [isize; 8],
     /// For each unit direction, the kinds (bit per kind) that slide along it.
     slide_mask: [u8; 8],
     /// For each unit direction, the kinds (bit per kind) that hop along it.
@@ -100,6 +103,16 @@ impl Board {
             }
         });
         let directions = [-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1];
+        let off_line = [
+            -2 * s - 1,
+            -2 * s + 1,
+            -s - 2,
+            -s + 2,
+            s - 2,
+            s + 2,
+            2 * s - 1,
+            2 * s + 1,
+        ];
         let mut slide_mask = [0u8; 8];
         let mut hop_mask = [0u8; 8];
         for (d, &delta) in directions.iter().enumerate() {
@@ -126,6 +139,7 @@ impl Board {
             occupied: Vec::new(),
             moves,
             directions,
+            off_line,
             slide_mask,
             hop_mask,
             flipped: Vec::new(),
@@ -323,18 +337,15 @@ impl Board {
 
     /// Calls `f` with the cell of every piece of ours whose changes may involve the king on
     /// the cell `x` (and so read its check count): those of [`Board::pieces_in_line`] and those
-    /// at most two squares away in rows and columns (the longest leap). A piece may be named
-    /// twice.
+    /// at most two squares away in rows and columns (the longest leap). Those of the latter on
+    /// a line through `x` are among the first two obstacles of that line, so only the others,
+    /// a knight's jump away, are looked at apart. A piece may be named twice.
     #[inline]
     pub fn pieces_near(&self, x: usize, mut f: impl FnMut(usize)) {
-        let s = self.stride;
-        let corner = x - PAD * s - PAD;
-        for dr in 0..=2 * PAD {
-            let start = corner + dr * s;
-            for (i, &c) in self.cells[start..=start + 2 * PAD].iter().enumerate() {
-                if c < 8 {
-                    f(start + i);
-                }
+        for &delta in &self.off_line {
+            let c = x.wrapping_add_signed(delta);
+            if self.cells[c] < 8 {
+                f(c);
             }
         }
         self.pieces_in_line(x, f);
