@@ -56,8 +56,7 @@ pub struct Board {
     unchecked: usize,
     costs: [u32; 8],
     cost: u64,
-    /// The cells holding our pieces, in increasing order.
-    occupied: Vec<u32>,
+    pieces: usize,
     moves: [KindMoves; 8],
     /// The eight unit directions as offsets.
     directions: [isize; 8],
@@ -136,7 +135,7 @@ impl Board {
             unchecked: kings,
             costs: instance.costs(),
             cost: 0,
-            occupied: Vec::new(),
+            pieces: 0,
             moves,
             directions,
             off_line,
@@ -191,7 +190,7 @@ impl Board {
 
     /// How many pieces are on the board.
     pub fn piece_count(&self) -> usize {
-        self.occupied.len()
+        self.pieces
     }
 
     /// The price of a kind.
@@ -217,9 +216,11 @@ impl Board {
 
     /// The pieces on the board.
     pub fn placements(&self) -> Vec<Placement> {
-        self.piece_cells()
-            .filter_map(|i| {
-                self.piece_at(i).map(|kind| Placement {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &c)| {
+                PieceKind::ALL.get(usize::from(c)).map(|&kind| Placement {
                     kind,
                     square: self.square(i),
                 })
@@ -229,7 +230,11 @@ impl Board {
 
     /// The cells holding our pieces, in increasing order (row by row).
     pub fn piece_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        self.occupied.iter().map(|&c| c as usize)
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| usize::from(c) < 8)
+            .map(|(i, _)| i)
     }
 
     /// The first non-empty cell from `from` (exclusive) stepping by `delta`.
@@ -429,9 +434,7 @@ impl Board {
         self.apply(scratch);
         self.cells[p] = kind as u8;
         self.cost += u64::from(self.price(kind));
-        if let Err(at) = self.occupied.binary_search(&(p as u32)) {
-            self.occupied.insert(at, p as u32);
-        }
+        self.pieces += 1;
     }
 
     /// Removes our piece from `p` (nothing happens when there is none).
@@ -444,9 +447,7 @@ impl Board {
         self.apply(scratch);
         self.cells[p] = EMPTY;
         self.cost -= u64::from(self.price(kind));
-        if let Ok(at) = self.occupied.binary_search(&(p as u32)) {
-            self.occupied.remove(at);
-        }
+        self.pieces -= 1;
     }
 
     /// Replaces our piece on `p` by one of `kind` (nothing happens when there is none).
@@ -626,11 +627,7 @@ mod tests {
                     .map(|p| u64::from(instance.cost(p.kind)))
                     .sum();
                 assert_eq!(board.cost(), cost);
-                let scanned: Vec<usize> = (0..board.cells.len())
-                    .filter(|&i| board.piece_at(i).is_some())
-                    .collect();
-                assert_eq!(board.piece_cells().collect::<Vec<_>>(), scanned);
-                assert_eq!(board.piece_count(), scanned.len());
+                assert_eq!(board.piece_count(), board.placements().len());
             }
         }
     }

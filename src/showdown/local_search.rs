@@ -119,7 +119,8 @@ pub struct Search<'a, G> {
     /// The kings not in check, in increasing order (kept with the board by
     /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
     unchecked: Vec<u32>,
-    /// Working space: the cells of the pieces on the board.
+    /// The cells of the pieces on the board, in increasing order (kept with the board by
+    /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
     cells: Vec<usize>,
     /// How far above the best answer's cost a move may take the board: 0, or the best cost
     /// times [`SLACK`] while the search explores.
@@ -374,9 +375,12 @@ impl<'a, G: Rng> Search<'a, G> {
         // (loss per price saved, age, cell, the kind left there: None to empty it)
         let mut best: Option<(f64, u64, usize, Option<PieceKind>)> = None;
         self.mark_stale();
-        let mut cells = std::mem::take(&mut self.cells);
-        cells.clear();
-        cells.extend(self.board.piece_cells());
+        let cells = std::mem::take(&mut self.cells);
+        #[cfg(test)]
+        assert!(
+            cells.iter().copied().eq(self.board.piece_cells()),
+            "the list of pieces is out of date"
+        );
         for &p in &cells {
             if p == self.tabu && self.board.piece_count() > 1 {
                 continue;
@@ -467,9 +471,9 @@ impl<'a, G: Rng> Search<'a, G> {
             .any(|&(k, _)| self.board.checks(k as usize) == 0)
     }
 
-    /// After a change on cell `x` (its changes of check counts in `scratch`): brings the list
-    /// of unchecked kings up to date and marks as stale the valuations the change may have
-    /// altered.
+    /// After a change on cell `x` (its changes of check counts in `scratch`): brings the lists
+    /// of unchecked kings and of pieces up to date and queues what may make valuations stale
+    /// (see [`Search::mark_stale`]).
     fn changed(&mut self, x: usize) {
         for &k in self.board.flipped() {
             let at = self.unchecked.binary_search(&k);
@@ -480,6 +484,16 @@ impl<'a, G: Rng> Search<'a, G> {
                 }
                 _ => {}
             }
+        }
+        match (
+            self.cells.binary_search(&x),
+            self.board.piece_at(x).is_some(),
+        ) {
+            (Err(i), true) => self.cells.insert(i, x),
+            (Ok(i), false) => {
+                self.cells.remove(i);
+            }
+            _ => {}
         }
         // The cell, and the kings whose count changed on balance (`tally` is left zero).
         self.enqueue(x);
@@ -529,6 +543,8 @@ impl<'a, G: Rng> Search<'a, G> {
         if let Some(board) = board {
             self.board = board;
         }
+        self.cells.clear();
+        self.cells.extend(self.board.piece_cells());
         self.stale.fill(true);
         for &c in &self.queue {
             self.queued[c as usize] = false;
