@@ -51,10 +51,15 @@ pub struct Limits {
     pub explore_steps: u64,
     /// And only until this moment, when there is one.
     pub explore_until: Option<Instant>,
+    /// Whether meeting `target` raises the stop flag, so that the other searches sharing it
+    /// stop too. Not with a fixed number of steps: which search met it first, on the clock,
+    /// would decide how far the others got, and a seed would not always give the same answers.
+    pub stop_others: bool,
 }
 
 impl Limits {
-    /// At most `steps` steps, until `deadline`, stopping at `target`, with no exploration.
+    /// At most `steps` steps, until `deadline`, stopping at `target` (and raising the stop
+    /// flag then), with no exploration.
     pub fn new(steps: u64, deadline: Option<Instant>, target: u64) -> Limits {
         Limits {
             steps,
@@ -62,6 +67,7 @@ impl Limits {
             target,
             explore_steps: 0,
             explore_until: None,
+            stop_others: true,
         }
     }
 }
@@ -256,7 +262,9 @@ impl<'a, G: Rng> Search<'a, G> {
                     self.improved_at = self.step;
                     if self.best_cost <= limits.target {
                         // It cannot be beaten: the other searches may stop too.
-                        stop.store(true, Ordering::Relaxed);
+                        if limits.stop_others {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                         break;
                     }
                 }
@@ -1014,5 +1022,41 @@ mod tests {
             kept * 4 > valued,
             "only {kept} of {valued} valuations were kept between calls"
         );
+    }
+
+    /// A search that meets its target stops, and raises the shared stop flag only when told
+    /// to (not with a fixed number of steps, whose answers must not depend on which search
+    /// met it first); one that does not meet it leaves the flag alone.
+    #[test]
+    fn meeting_the_target_raises_the_stop_flag_only_when_told() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut met = 0;
+        while met < 10 {
+            let Some((_, candidates, board)) = random_start(&mut rng, 6..=12) else {
+                continue;
+            };
+            let seed = rng.random();
+            let search =
+                || Search::new(board.clone(), &candidates, ChaCha8Rng::seed_from_u64(seed));
+            let never = AtomicBool::new(false);
+            let first = search().run(&Limits::new(3_000, None, 0), &never);
+            assert!(!never.load(Ordering::Relaxed));
+            if first.cost >= board.cost() {
+                continue;
+            }
+            met += 1;
+            // The same search (same seed) meets a target of its own best within as many steps.
+            for stop_others in [false, true] {
+                let stop = AtomicBool::new(false);
+                let limits = Limits {
+                    stop_others,
+                    ..Limits::new(3_000, None, first.cost)
+                };
+                let found = search().run(&limits, &stop);
+                assert_eq!(found.cost, first.cost);
+                assert!(found.steps <= first.steps);
+                assert_eq!(stop.load(Ordering::Relaxed), stop_others);
+            }
+        }
     }
 }

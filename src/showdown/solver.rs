@@ -668,9 +668,11 @@ impl Prepared<'_> {
             target,
             explore_steps,
             explore_until,
+            stop_others: steps.is_none(),
         };
         let tries = steps.map_or(u64::MAX, |n| n / STEPS_PER_POLISH);
-        // Raised when a search meets the bound, or from outside (Ctrl-C).
+        // Raised when a search meets the bound (not with a step count), or from outside
+        // (Ctrl-C).
         let stop = AtomicBool::new(false);
         let polish_deadline = Deadline::from(deadline.moment()).or_stop(&stop);
         mirrored(deadline.flag(), &stop, || {
