@@ -155,20 +155,13 @@ pub fn prove(
         });
         let warm_start = model.undominated(&best.pieces);
         let warm = model.assignment(&warm_start);
-        let round = match solve_model(
-            &model,
-            &warm,
-            deadline - now,
-            seed,
-            interrupt,
-            &mut |dual| {
-                progress(Progress {
-                    cost: best.cost,
-                    lower_bound: bound.max(certified(dual)),
-                    round: rounds,
-                })
-            },
-        ) {
+        let round = match solve_model(&model, &warm, deadline, seed, interrupt, &mut |dual| {
+            progress(Progress {
+                cost: best.cost,
+                lower_bound: bound.max(certified(dual)),
+                round: rounds,
+            })
+        }) {
             Ok(round) => round,
             Err(e) => break Ending::Stopped(e.to_string()),
         };
@@ -450,13 +443,22 @@ struct Round {
 /// What the callback sees and keeps.
 struct Watch<'a> {
     interrupt: &'a AtomicBool,
+    /// The solve stops here too, should HiGHS's own clock run late.
+    deadline: Instant,
     columns: usize,
     solutions: Vec<Vec<f64>>,
     on_bound: &'a mut dyn FnMut(f64),
     last_report: Instant,
 }
 
-/// HiGHS's callback: keeps improving solutions, reports the dual bound, stops on interrupt.
+impl Watch<'_> {
+    fn stops(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+}
+
+/// HiGHS's callback: keeps improving solutions, reports the dual bound, stops on interrupt
+/// or at the deadline.
 ///
 /// # Safety
 /// Called by HiGHS during `Highs_run` with `user` the `Watch` given to `Highs_setCallback`,
@@ -481,12 +483,12 @@ unsafe extern "C" fn on_event(
             watch.solutions.push(values.to_vec());
         }
     } else if kind == highs_sys::kHighsCallbackSimplexInterrupt as c_int {
-        if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
+        if watch.stops() && !input.is_null() {
             // Safety: `input` is HiGHS's valid input data for this call.
             unsafe { (*input).user_interrupt = 1 };
         }
     } else if kind == highs_sys::kHighsCallbackMipInterrupt as c_int {
-        if watch.interrupt.load(Ordering::Relaxed) && !input.is_null() {
+        if watch.stops() && !input.is_null() {
             // Safety: `input` is HiGHS's valid input data for this call.
             unsafe { (*input).user_interrupt = 1 };
         }
@@ -497,11 +499,13 @@ unsafe extern "C" fn on_event(
     }
 }
 
-/// Solves the model by HiGHS from the warm start `warm`, within `time`.
+/// Solves the model by HiGHS from the warm start `warm`, until `deadline`: the solver's own
+/// time limit is what is left once the model is handed over, which on the largest boards
+/// (millions of rows) takes seconds.
 fn solve_model(
     model: &Model,
     warm: &[f64],
-    time: Duration,
+    deadline: Instant,
     seed: u64,
     interrupt: &AtomicBool,
     on_bound: &mut dyn FnMut(f64),
@@ -529,11 +533,7 @@ fn solve_model(
         .try_optimise(Sense::Minimise)
         .map_err(|e| ProveError::Solver(format!("{e:?}")))?;
     highs.make_quiet();
-    let options: [(&str, f64); 3] = [
-        ("time_limit", time.as_secs_f64().max(0.001)),
-        ("mip_rel_gap", 0.0),
-        ("mip_abs_gap", 0.0),
-    ];
+    let options: [(&str, f64); 2] = [("mip_rel_gap", 0.0), ("mip_abs_gap", 0.0)];
     for (name, value) in options {
         highs
             .try_set_option(name, value)
@@ -548,11 +548,16 @@ fn solve_model(
         .map_err(|e| ProveError::Solver(format!("warm start: {e:?}")))?;
     let mut watch = Watch {
         interrupt,
+        deadline,
         columns: model.columns().len(),
         solutions: Vec::new(),
         on_bound,
         last_report: Instant::now(),
     };
+    let time = deadline.saturating_duration_since(Instant::now());
+    highs
+        .try_set_option("time_limit", time.as_secs_f64().max(0.001))
+        .map_err(|_| failed("time_limit"))?;
     let ptr = highs.as_mut_ptr();
     // Safety: `watch` lives until after the solve below, which is the only time HiGHS calls
     // the callback; `ptr` is the live model's.
