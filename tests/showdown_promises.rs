@@ -325,8 +325,24 @@ fn the_time_limit_bounds_every_run() {
     let largest = generate(&["--kind", "largest"]);
     let largest = temp_file("largest.in", &largest);
     let largest = largest.to_str().unwrap();
+    // Long lines: the exact branch and bound of the large-neighbourhood moves once tried
+    // cannons with every screen for up to a minute past the limit here.
+    let sparse = generate(&[
+        "--tests",
+        "1",
+        "--size",
+        "100",
+        "--density",
+        "0.02",
+        "--seed",
+        "3",
+    ]);
+    let sparse = temp_file("sparse.in", &sparse);
+    let sparse = sparse.to_str().unwrap();
     let runs: &[(&[&str], f64)] = &[
         (&["showdown", "--time-limit", "0", largest], 0.0),
+        (&["showdown", "--time-limit", "0.1", sparse], 0.1),
+        (&["showdown", "--time-limit", "0.5", sparse], 0.5),
         (&["showdown", "--time-limit", "0.3", largest], 0.3),
         (&["showdown", "--time-limit", "0.5", big], 0.5),
         (&["showdown", "--time-limit", "1", many], 1.0),

@@ -348,7 +348,7 @@ fn completing_a_board_checks_every_king_for_less() {
         }
         let rest = board.cost();
         let below = 2 * removed + 1;
-        if let Some((added, pieces)) = complete(board, &candidates, below, 3000) {
+        if let Some((added, pieces)) = complete(board, &candidates, below, 3000, None) {
             assert!(added < below);
             assert!(
                 literally_valid(&instance, &pieces),

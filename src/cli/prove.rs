@@ -120,6 +120,11 @@ pub fn run(
                     Ending::TimeLimit => "time limit".to_string(),
                     Ending::Interrupted => "interrupted".to_string(),
                     Ending::Stopped(why) => format!("stopped: {why}"),
+                    Ending::TooLarge { nonzeros, left } => format!(
+                        "no MILP: its {nonzeros} nonzeros are more than the solver takes in \
+                         within the {:.1} s that were left, which went to the optimiser",
+                        left.as_secs_f64()
+                    ),
                 };
                 let line = format!(
                     "test {case}: cost {}, lower bound {}, gap {} ({how}; {} MILP solves, exact rules for {} of {} kings)",

@@ -36,6 +36,9 @@ struct Dfs<'a> {
     best: Option<Vec<Placement>>,
     nodes: u64,
     limit: u64,
+    /// Pieces tried (a node may try thousands on large boards, each cannon with every screen
+    /// on its line): the deadline is looked at every 256 of them too.
+    tried: u64,
     deadline: Deadline<'a>,
     assigned: Vec<usize>,
     scratch: Vec<Change>,
@@ -84,6 +87,7 @@ pub fn optimum<'a>(
         best,
         nodes: 0,
         limit,
+        tried: 0,
         deadline,
         assigned: Vec::new(),
         scratch: Vec::new(),
@@ -111,15 +115,16 @@ pub fn optimum<'a>(
 }
 
 /// Completes `board`, on which some kings are not in check, with the cheapest pieces the same
-/// branch and bound finds within `limit` nodes, keeping every king now in check in check at
-/// every step (a heuristic: completions that take a check away and give it back are not
-/// seen). Returns the cost of the pieces added and every piece of the completed board, when
-/// the pieces added cost less than `below`.
-pub fn complete(
+/// branch and bound finds within `limit` nodes and before `deadline`, keeping every king now
+/// in check in check at every step (a heuristic: completions that take a check away and give
+/// it back are not seen). Returns the cost of the pieces added and every piece of the
+/// completed board, when the pieces added cost less than `below`.
+pub fn complete<'a>(
     board: Board,
-    candidates: &Candidates,
+    candidates: &'a Candidates,
     below: u64,
     limit: u64,
+    deadline: impl Into<Deadline<'a>>,
 ) -> Option<(u64, Vec<Placement>)> {
     let stride = board.side() + 4;
     let assigned = (0..board.king_count())
@@ -132,7 +137,8 @@ pub fn complete(
         best: None,
         nodes: 0,
         limit,
-        deadline: Deadline::NEVER,
+        tried: 0,
+        deadline: deadline.into(),
         assigned,
         scratch: Vec::new(),
         marks: vec![0; stride * stride],
@@ -178,6 +184,9 @@ impl Dfs<'_> {
         options.sort_unstable();
         let king_cell = self.board.king_cell(k);
         for (price, kind, p, needs_screen) in options {
+            if self.out_of_time() {
+                return false;
+            }
             let price = u64::from(price);
             if self.board.is_empty(p) {
                 self.board.place(kind, p, &mut self.scratch);
@@ -198,6 +207,12 @@ impl Dfs<'_> {
             }
         }
         true
+    }
+
+    /// Counts a piece tried; true when the deadline has passed (looked at every 256).
+    fn out_of_time(&mut self) -> bool {
+        self.tried += 1;
+        self.tried.is_multiple_of(256) && self.deadline.passed()
     }
 
     /// Recurses if king `k` is in check and every king assigned before still is.
@@ -231,6 +246,9 @@ impl Dfs<'_> {
                 continue;
             }
             for kind in PieceKind::ALL {
+                if self.out_of_time() {
+                    return false;
+                }
                 let price = u64::from(self.board.price(kind));
                 self.board.place(kind, b, &mut self.scratch);
                 let finished = self.try_child(k, cost + price);

@@ -306,7 +306,7 @@ impl<'a, G: Rng> Search<'a, G> {
         let mut done = 0;
         while done < tries && self.best_cost > target && !deadline.passed() {
             let chunk = POLISH_CHUNK.min(tries - done);
-            self.polish_with(chunk, POLISH_WINDOW, POLISH_PIECES, POLISH_NODES);
+            self.polish_with(chunk, POLISH_WINDOW, POLISH_PIECES, POLISH_NODES, deadline);
             done += chunk;
         }
         self.best_cost
@@ -315,9 +315,16 @@ impl<'a, G: Rng> Search<'a, G> {
     /// `tries` large-neighbourhood moves: the pieces near a random piece of the best answer
     /// (at most `window` squares away in rows and columns, at most `most` of them, the nearest)
     /// are taken away, and the kings left unchecked are checked again by the exact branch and
-    /// bound ([`exhaustive::complete`], `nodes` nodes at most); kept when cheaper, and the
-    /// search then goes on from the improved answer. Returns the best cost.
-    pub fn polish_with(&mut self, tries: u64, window: u8, most: usize, nodes: u64) -> u64 {
+    /// bound ([`exhaustive::complete`], `nodes` nodes at most, until `deadline`); kept when
+    /// cheaper, and the search then goes on from the improved answer. Returns the best cost.
+    pub fn polish_with(
+        &mut self,
+        tries: u64,
+        window: u8,
+        most: usize,
+        nodes: u64,
+        deadline: Deadline<'_>,
+    ) -> u64 {
         let mut scratch = Vec::new();
         for _ in 0..tries {
             if self.best.is_empty() {
@@ -356,7 +363,7 @@ impl<'a, G: Rng> Search<'a, G> {
             let found = if board.unchecked() == 0 {
                 Some((0, board.placements()))
             } else {
-                exhaustive::complete(board, self.candidates, removed, nodes)
+                exhaustive::complete(board, self.candidates, removed, nodes, deadline)
             };
             if let Some((added, pieces)) = found
                 && rest + added < self.best_cost
@@ -1010,7 +1017,7 @@ mod tests {
                     7 => search.kick(),
                     13 => search.restart(Deadline::NEVER),
                     17 => {
-                        search.polish_with(3, 2, 6, 500);
+                        search.polish_with(3, 2, 6, 500, Deadline::NEVER);
                     }
                     _ => {}
                 }
