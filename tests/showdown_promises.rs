@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use chess_puzzles::showdown::judge::{Verdict, check};
-use support::{Run, run};
+use support::{Run, SPARSE_BOARD, run};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chess-puzzles");
 const SAMPLE_IN: &str = include_str!("data/showdown/sample.in");
@@ -327,16 +327,7 @@ fn the_time_limit_bounds_every_run() {
     let largest = largest.to_str().unwrap();
     // Long lines: the exact branch and bound of the large-neighbourhood moves once tried
     // cannons with every screen for up to a minute past the limit here.
-    let sparse = generate(&[
-        "--tests",
-        "1",
-        "--size",
-        "100",
-        "--density",
-        "0.02",
-        "--seed",
-        "3",
-    ]);
+    let sparse = generate(SPARSE_BOARD);
     let sparse = temp_file("sparse.in", &sparse);
     let sparse = sparse.to_str().unwrap();
     let runs: &[(&[&str], f64)] = &[

@@ -39,6 +39,7 @@ mod milp {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use super::support::{SPARSE_BOARD, generated_input};
     use super::{SAMPLE_IN, run};
 
     fn random_instance(
@@ -331,18 +332,8 @@ mod milp {
 
         // A file of several tests: judge bytes on stdout (checked by the judge), one report
         // line per test on stderr.
-        let generated = run(
-            &[
-                "showdown", "gen", "--seed", "5", "--tests", "4", "--size", "4-9",
-            ],
-            b"",
-        );
-        assert_eq!(generated.code, 0);
-        let input = generated.stdout;
         let dir = std::env::temp_dir().join(format!("prove-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let input_path = dir.join("t.in");
-        std::fs::write(&input_path, &input).unwrap();
+        let input_path = generated_input(&dir, &["--seed", "5", "--tests", "4", "--size", "4-9"]);
         for model in ["lazy", "exact"] {
             let out = run(
                 &[
@@ -388,26 +379,8 @@ mod milp {
     /// solver runs and stops on time. The answers pass the judge either way.
     #[test]
     fn the_time_limit_holds_on_a_large_sparse_board() {
-        let generated = run(
-            &[
-                "showdown",
-                "gen",
-                "--tests",
-                "1",
-                "--size",
-                "100",
-                "--density",
-                "0.02",
-                "--seed",
-                "3",
-            ],
-            b"",
-        );
-        assert_eq!(generated.code, 0);
         let dir = std::env::temp_dir().join(format!("prove-sparse-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let input_path = dir.join("t.in");
-        std::fs::write(&input_path, &generated.stdout).unwrap();
+        let input_path = generated_input(&dir, SPARSE_BOARD);
         let input = input_path.to_str().unwrap();
         for (limit, milp) in [(0.3, false), (1.5, true)] {
             let started = Instant::now();
@@ -444,18 +417,14 @@ mod milp {
     #[test]
     fn ctrl_c_writes_what_it_has() {
         use std::process::{Command, Stdio};
-        let generated = run(
-            &[
-                "showdown", "gen", "--seed", "3", "--tests", "3", "--size", "20", "--kind",
-                "dense", "--costs", "uniform",
-            ],
-            b"",
-        );
-        assert_eq!(generated.code, 0);
         let dir = std::env::temp_dir().join(format!("prove-int-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let input_path = dir.join("t.in");
-        std::fs::write(&input_path, &generated.stdout).unwrap();
+        let input_path = generated_input(
+            &dir,
+            &[
+                "--seed", "3", "--tests", "3", "--size", "20", "--kind", "dense", "--costs",
+                "uniform",
+            ],
+        );
         let child = Command::new(env!("CARGO_BIN_EXE_chess-puzzles"))
             .args(["showdown", "--prove", "--time-limit", "900"])
             .arg(&input_path)

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // Each test file uses a different part.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// What a run of the binary produced.
@@ -15,6 +16,32 @@ impl Run {
     pub fn stdout_text(&self) -> String {
         String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
     }
+}
+
+/// The `showdown gen` arguments of one 100x100 board with 2% kings: long empty lines, where
+/// the time limits of the optimiser and of the proof mode were once overrun.
+pub const SPARSE_BOARD: &[&str] = &[
+    "--tests",
+    "1",
+    "--size",
+    "100",
+    "--density",
+    "0.02",
+    "--seed",
+    "3",
+];
+
+/// Writes the input of `chess-puzzles showdown gen args...` to `dir/t.in` (making `dir`) and
+/// returns its path.
+pub fn generated_input(dir: &Path, args: &[&str]) -> PathBuf {
+    let mut all = vec!["showdown", "gen"];
+    all.extend_from_slice(args);
+    let generated = run(&all, b"");
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join("t.in");
+    std::fs::write(&path, &generated.stdout).unwrap();
+    path
 }
 
 /// Runs `chess-puzzles args...` with `stdin` as standard input.
