@@ -372,6 +372,87 @@ mod milp {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Tests proven side by side (`--threads 2`) are answered in the input's order, pass the
+    /// judge, and agree with one worker on every optimum both prove; the JSON of each test
+    /// says optimal exactly when its cost meets its bound.
+    #[test]
+    fn proofs_side_by_side_answer_in_order() {
+        let dir = std::env::temp_dir().join(format!("prove-par-{}", std::process::id()));
+        let input_path = generated_input(&dir, &["--seed", "8", "--tests", "7", "--size", "3-8"]);
+        let input = input_path.to_str().unwrap();
+        let mut optima = Vec::new();
+        for threads in ["1", "2"] {
+            let out = run(
+                &[
+                    "showdown",
+                    "--prove",
+                    "--threads",
+                    threads,
+                    "--time-limit",
+                    "30",
+                    "--format",
+                    "json",
+                    input,
+                ],
+                b"",
+            );
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            let cases: Vec<serde_json::Value> = out
+                .stdout_text()
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("JSON"))
+                .collect();
+            assert_eq!(cases.len(), 7);
+            let mut costs = Vec::new();
+            for (i, case) in cases.iter().enumerate() {
+                assert_eq!(case["case"], i as u64 + 1, "{case}");
+                let (cost, bound) = (
+                    case["cost"].as_u64().unwrap(),
+                    case["lower_bound"].as_u64().unwrap(),
+                );
+                assert!(bound <= cost, "{case}");
+                assert_eq!(case["optimal"], cost == bound, "{case}");
+                costs.push((cost, cost == bound));
+            }
+            optima.push(costs);
+            let judged = run(
+                &[
+                    "showdown",
+                    "--prove",
+                    "--threads",
+                    threads,
+                    "--time-limit",
+                    "30",
+                    input,
+                ],
+                b"",
+            );
+            assert_eq!(judged.code, 0, "{}", judged.stderr);
+            for (i, line) in judged.stderr.lines().enumerate() {
+                assert!(
+                    line.starts_with(&format!("test {}: cost ", i + 1)),
+                    "{line}"
+                );
+            }
+            let answers = dir.join(format!("t{threads}.out"));
+            std::fs::write(&answers, &judged.stdout).unwrap();
+            let checked = run(
+                &["showdown", "check", input, answers.to_str().unwrap()],
+                b"",
+            );
+            assert_eq!(checked.code, 0, "{}", checked.stdout_text());
+        }
+        let mut both = 0;
+        for (one, two) in optima[0].iter().zip(&optima[1]) {
+            if one.1 && two.1 {
+                assert_eq!(one.0, two.0, "two proven optima differ");
+                both += 1;
+            }
+        }
+        assert!(both >= 5, "only {both} of 7 small boards proven by both");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The time limit holds on a large sparse board (100x100, 2% kings: long lines, whose
     /// exact branch and bound once tried cannons with every screen for many seconds past the
     /// limit, and a model of 1.4 million nonzeros): with a limit too short to hand the model
@@ -477,6 +558,17 @@ mod milp {
             b"1\n3\n#_x\n___\n___\n1 1 1 1 1 1 1 1\n",
         );
         super::support::assert_input_error(&out, "<stdin>");
+        // The whole input is read first: a malformed second test means no answer at all,
+        // however many tests are proven side by side.
+        for threads in ["1", "2"] {
+            let out = run(
+                &["showdown", "--prove", "--threads", threads],
+                format!("2{}3\n#_x\n___\n___\n1 1 1 1 1 1 1 1\n", &SAMPLE_IN[1..]).as_bytes(),
+            );
+            let message = super::support::assert_input_error(&out, "<stdin>");
+            assert!(message.contains("test 2 of 2"), "{message}");
+            assert!(out.stdout.is_empty(), "{}", out.stdout_text());
+        }
         let out = run(
             &["showdown", "--proof-model", "exact"],
             SAMPLE_IN.as_bytes(),

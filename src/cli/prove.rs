@@ -88,6 +88,15 @@ pub fn run(
         bar
     });
     let mut stderr = std::io::stderr();
+    // The tests under way (several when proven side by side) and what each is doing.
+    let mut under_way: std::collections::BTreeMap<u64, String> = Default::default();
+    let show = |bar: &ProgressBar, under_way: &std::collections::BTreeMap<u64, String>| {
+        let message: Vec<String> = under_way
+            .iter()
+            .map(|(case, what)| format!("test {case}: {what}"))
+            .collect();
+        bar.set_message(message.join("; "));
+    };
     let result = prove::run(
         input.reader,
         out,
@@ -97,23 +106,28 @@ pub fn run(
         interrupt,
         |event| match event {
             Event::Started { case, total } => {
+                under_way.insert(case, "searching".to_string());
                 if let Some(bar) = &bar {
                     bar.set_length(total);
-                    bar.set_position(case - 1);
-                    bar.set_message(format!("test {case}: searching"));
+                    show(bar, &under_way);
                 }
             }
             Event::Working { case, progress } => {
-                if let Some(bar) = &bar {
-                    bar.set_message(format!(
-                        "test {case}: cost {}, bound {}, gap {}",
+                under_way.insert(
+                    case,
+                    format!(
+                        "cost {}, bound {}, gap {}",
                         progress.cost,
                         progress.lower_bound,
                         gap(progress.cost, progress.lower_bound)
-                    ));
+                    ),
+                );
+                if let Some(bar) = &bar {
+                    show(bar, &under_way);
                 }
             }
             Event::Done { case, proof } => {
+                under_way.remove(&case);
                 let s = &proof.solution;
                 let how = match &proof.ending {
                     Ending::Optimal => "optimal".to_string(),
@@ -137,6 +151,7 @@ pub fn run(
                 );
                 if let Some(bar) = &bar {
                     bar.set_position(case);
+                    show(bar, &under_way);
                     if report_lines {
                         bar.println(&line);
                     }

@@ -41,7 +41,8 @@ pub struct Args {
     /// "checks" array with --format json (the judge's format has no room for it).
     #[arg(long)]
     explain: bool,
-    /// Threads to solve with (default: one per core; more than the cores are not used).
+    /// Threads to solve with (default: one per core; more than the cores are not used); with
+    /// --prove, how many tests are proven side by side, one core each.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// Answer with the plain greedy only (cheapest price per newly checked king, no search):

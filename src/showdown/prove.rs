@@ -285,7 +285,9 @@ const SEARCH_MOST: Duration = Duration::from_millis(8500);
 /// The optimiser's time per test once interrupted: the tests left are answered quickly.
 const AFTER_INTERRUPT: Duration = Duration::from_millis(100);
 
-/// What [`run`] reports about each test.
+/// What [`run`] reports about each test. With several workers the tests' `Started` and
+/// `Working` events interleave; `Done` comes in the order of the tests, as each answer is
+/// written.
 #[derive(Clone, Debug)]
 pub enum Event<'a> {
     /// Test `case` of `total` starts (the optimiser first).
@@ -320,10 +322,43 @@ pub enum ProofTime {
     PerTest(Duration),
 }
 
+impl ProofTime {
+    /// The time of a test that starts now, at `now`, when `waiting` tests (this one among
+    /// them) have not started and `workers` prove tests side by side: the time left over the
+    /// rounds of tests still to come, each worker taking one test per round.
+    fn share(self, end: Instant, now: Instant, waiting: usize, workers: usize) -> Duration {
+        match self {
+            ProofTime::PerTest(t) => t,
+            ProofTime::Whole(_) => {
+                let rounds = waiting.div_ceil(workers.max(1)).max(1);
+                end.saturating_duration_since(now) / u32::try_from(rounds).unwrap_or(u32::MAX)
+            }
+        }
+    }
+}
+
+/// `from + wait`, or a moment a century away when that cannot be represented.
+fn later(from: Instant, wait: Duration) -> Instant {
+    from.checked_add(wait)
+        .or_else(|| from.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(from)
+}
+
+/// One test read from the input, with where its board starts for messages about it.
+struct Test {
+    instance: Instance,
+    position: crate::error::Position,
+    context: String,
+}
+
 /// `showdown --prove`: for every test of `input`, the optimiser's answer (a tenth of the
 /// test's time, at most 8.5 s), then [`prove`] with the rest, each answer written to `out`
-/// in `options.format` as soon as its proof ends (`options.time_limit` is not used: `time`
-/// says). `events` hears of each test's start, progress and end.
+/// in `options.format` in the order of the tests as soon as it and those before it are done
+/// (`options.time_limit` is not used: `time` says). The whole input is read and checked
+/// first. As many tests are proven side by side as rayon's pool has threads (`--threads`;
+/// each proof and its MILP solve take one core; with fewer tests, the optimiser of each gets
+/// the cores left over), in the order of the input. `events` hears of each test's start,
+/// progress and end, from the workers' threads.
 pub fn run<R: Read, W: Write>(
     input: R,
     out: &mut W,
@@ -331,96 +366,206 @@ pub fn run<R: Read, W: Write>(
     scheme: Scheme,
     time: ProofTime,
     interrupt: &AtomicBool,
-    mut events: impl FnMut(Event<'_>),
+    events: impl FnMut(Event<'_>) + Send,
 ) -> Result<(), RunError> {
-    let start = Instant::now();
     let mut reader = Reader::new(Scanner::new(input))?;
-    let total = reader.total();
-    let mut case = 0u64;
+    let mut tests = Vec::new();
     while let Some(instance) = reader.next_instance()? {
-        case += 1;
-        events(Event::Started { case, total });
-        let share = match time {
-            ProofTime::PerTest(t) => t,
-            ProofTime::Whole(t) => {
-                t.saturating_sub(start.elapsed())
-                    / u32::try_from(total.saturating_sub(case) + 1).unwrap_or(u32::MAX)
+        tests.push(Test {
+            instance,
+            position: reader.board_start(),
+            context: reader.context(),
+        });
+    }
+    let start = Instant::now();
+    let end = later(
+        start,
+        match time {
+            ProofTime::Whole(t) => t,
+            ProofTime::PerTest(t) => {
+                t.saturating_mul(u32::try_from(tests.len()).unwrap_or(u32::MAX))
             }
-        };
-        let test_start = Instant::now();
-        let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        // After an interrupt, the tests left get a quick answer each.
-        let search = if interrupt.load(Ordering::Relaxed) {
-            AFTER_INTERRUPT
-        } else {
-            SEARCH_MOST
-        };
-        let budget = Budget {
-            time: share.mul_f64(SEARCH_SHARE).min(search),
-            steps: options.steps,
-        };
-        let solved = solver::solve(&instance, &budget, seed).map_err(|e| {
-            ParseError::new(
-                reader.board_start(),
-                ParseErrorKind::Invalid,
-                "a board whose kings can all be checked at once",
-                e.to_string(),
-            )
-            .with_context(reader.context())
-        })?;
-        let mut proof = if solved.optimal() || interrupt.load(Ordering::Relaxed) {
-            Proof {
-                ending: if solved.optimal() {
-                    Ending::Optimal
-                } else {
-                    Ending::Interrupted
-                },
-                solution: solved,
-                rounds: 0,
-                exact_kings: 0,
-                kings: instance.king_count(),
-            }
-        } else {
-            prove(
-                &instance,
-                &solved,
-                scheme,
-                test_start + share,
-                seed,
-                interrupt,
-                &mut |progress| events(Event::Working { case, progress }),
-            )
-        };
-        let rest = (test_start + share).saturating_duration_since(Instant::now());
-        if matches!(proof.ending, Ending::TooLarge { .. })
-            && !rest.is_zero()
-            && !interrupt.load(Ordering::Relaxed)
-        {
-            // No MILP could run: the optimiser has the rest of the test's time.
-            let budget = Budget {
-                time: rest,
-                steps: options.steps,
-            };
-            if let Ok(again) = solver::solve(&instance, &budget, seed.wrapping_add(1)) {
-                let s = &mut proof.solution;
-                if again.answer.cost < s.answer.cost {
-                    s.answer = again.answer;
+        },
+    );
+    let total = tests.len();
+    let cores = rayon::current_num_threads().max(1);
+    let workers = cores.min(total).max(1);
+    let per_worker = (cores / workers).max(1);
+    let events = std::sync::Mutex::new(events);
+    let report = |event: Event<'_>| {
+        if let Ok(mut each) = events.lock() {
+            each(event);
+        }
+    };
+    // Raised by Ctrl-C (copied from `interrupt`) or when the run fails: the proofs under
+    // way end with what they have and no test starts a proof.
+    let halt = AtomicBool::new(false);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Result<Proof, RunError>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (tests, next, halt, report) = (&tests, &next, &halt, &report);
+            scope.spawn(move || {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(per_worker)
+                    .build();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(test) = tests.get(i) else { break };
+                    let now = Instant::now();
+                    let share = time.share(end, now, total - i, workers);
+                    let work = || {
+                        prove_test(
+                            test,
+                            i as u64 + 1,
+                            total as u64,
+                            options,
+                            scheme,
+                            share,
+                            halt,
+                            report,
+                        )
+                    };
+                    let proof = match &pool {
+                        Ok(pool) => pool.install(work),
+                        Err(_) => work(),
+                    };
+                    if sender.send((i, proof)).is_err() {
+                        break;
+                    }
                 }
-                s.lower_bound = s.lower_bound.max(again.lower_bound).min(s.answer.cost);
-                if s.optimal() {
-                    proof.ending = Ending::Optimal;
+            });
+        }
+        drop(sender);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut written = 0;
+        let mut failure = None;
+        loop {
+            let received = receiver.recv_timeout(Duration::from_millis(50));
+            if interrupt.load(Ordering::Relaxed) {
+                halt.store(true, Ordering::Relaxed);
+            }
+            match received {
+                Ok((i, proof)) => {
+                    pending.insert(i, proof);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            while failure.is_none() {
+                let Some(proof) = pending.remove(&written) else {
+                    break;
+                };
+                let test: &Test = &tests[written];
+                written += 1;
+                let result = proof.and_then(|proof| {
+                    write_solution(
+                        out,
+                        options.format,
+                        written as u64,
+                        &test.instance,
+                        &proof.solution,
+                    )
+                    .and_then(|()| out.flush())
+                    .map_err(RunError::Output)?;
+                    report(Event::Done {
+                        case: written as u64,
+                        proof: &proof,
+                    });
+                    Ok(())
+                });
+                if let Err(e) = result {
+                    failure = Some(e);
+                    halt.store(true, Ordering::Relaxed);
+                    next.store(total, Ordering::Relaxed);
                 }
             }
         }
-        write_solution(out, options.format, case, &instance, &proof.solution)
-            .and_then(|()| out.flush())
-            .map_err(RunError::Output)?;
-        events(Event::Done {
-            case,
-            proof: &proof,
-        });
+        failure.map_or(Ok(()), Err)
+    })
+}
+
+/// One test of [`run`]: the optimiser, then the proof, until `share` from now.
+#[allow(clippy::too_many_arguments)]
+fn prove_test(
+    test: &Test,
+    case: u64,
+    total: u64,
+    options: &Options,
+    scheme: Scheme,
+    share: Duration,
+    halt: &AtomicBool,
+    report: &(dyn Fn(Event<'_>) + Sync),
+) -> Result<Proof, RunError> {
+    let instance = &test.instance;
+    report(Event::Started { case, total });
+    let test_start = Instant::now();
+    let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // After an interrupt, the tests left get a quick answer each.
+    let search = if halt.load(Ordering::Relaxed) {
+        AFTER_INTERRUPT
+    } else {
+        SEARCH_MOST
+    };
+    let budget = Budget {
+        time: share.mul_f64(SEARCH_SHARE).min(search),
+        steps: options.steps,
+    };
+    let solved = solver::solve(instance, &budget, seed).map_err(|e| {
+        ParseError::new(
+            test.position,
+            ParseErrorKind::Invalid,
+            "a board whose kings can all be checked at once",
+            e.to_string(),
+        )
+        .with_context(&test.context)
+    })?;
+    let mut proof = if solved.optimal() || halt.load(Ordering::Relaxed) {
+        Proof {
+            ending: if solved.optimal() {
+                Ending::Optimal
+            } else {
+                Ending::Interrupted
+            },
+            solution: solved,
+            rounds: 0,
+            exact_kings: 0,
+            kings: instance.king_count(),
+        }
+    } else {
+        prove(
+            instance,
+            &solved,
+            scheme,
+            later(test_start, share),
+            seed,
+            halt,
+            &mut |progress| report(Event::Working { case, progress }),
+        )
+    };
+    let rest = later(test_start, share).saturating_duration_since(Instant::now());
+    if matches!(proof.ending, Ending::TooLarge { .. })
+        && !rest.is_zero()
+        && !halt.load(Ordering::Relaxed)
+    {
+        // No MILP could run: the optimiser has the rest of the test's time.
+        let budget = Budget {
+            time: rest,
+            steps: options.steps,
+        };
+        if let Ok(again) = solver::solve(instance, &budget, seed.wrapping_add(1)) {
+            let s = &mut proof.solution;
+            if again.answer.cost < s.answer.cost {
+                s.answer = again.answer;
+            }
+            s.lower_bound = s.lower_bound.max(again.lower_bound).min(s.answer.cost);
+            if s.optimal() {
+                proof.ending = Ending::Optimal;
+            }
+        }
     }
-    Ok(())
+    Ok(proof)
 }
 
 /// Keeps `pieces` as the best answer when they are valid and cheaper.
