@@ -453,6 +453,88 @@ mod milp {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// With the whole input's limit, time the quick proofs leave goes back to a test left
+    /// open: a hard board (24x24, 427 kings) before four small ones is proven
+    /// again once every test has had its share, so the run uses its whole limit, the open
+    /// test reports more than one MILP solve, and the answers stay in order and valid.
+    #[test]
+    fn time_left_over_goes_back_to_an_open_test() {
+        let dir = std::env::temp_dir().join(format!("prove-again-{}", std::process::id()));
+        let generate = |args: &[&str]| {
+            let mut all = vec!["showdown", "gen"];
+            all.extend_from_slice(args);
+            let out = run(&all, b"");
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            let text = out.stdout_text();
+            let (count, rest) = text.split_once('\n').unwrap();
+            (count.trim().parse::<u32>().unwrap(), rest.to_string())
+        };
+        // Test 3 of the dense benchmark file (24x24, 427 kings; five minutes on one core
+        // leave it open).
+        let dense = include_str!("../benches/showdown/dense/dense1_01.in");
+        let lines: Vec<&str> = dense.lines().collect();
+        let mut at = 1;
+        for _ in 0..2 {
+            at += lines[at].trim().parse::<usize>().unwrap() + 2;
+        }
+        let side: usize = lines[at].trim().parse().unwrap();
+        let (hard, hard_text) = (1, lines[at..at + side + 2].join("\n") + "\n");
+        let (easy, easy_text) = generate(&["--seed", "8", "--tests", "4", "--size", "3-6"]);
+        std::fs::create_dir_all(&dir).unwrap();
+        let input_path = dir.join("t.in");
+        std::fs::write(
+            &input_path,
+            format!("{}\n{hard_text}{easy_text}", hard + easy),
+        )
+        .unwrap();
+        let input = input_path.to_str().unwrap();
+        for threads in ["1", "2"] {
+            let started = Instant::now();
+            let out = run(
+                &[
+                    "showdown",
+                    "--prove",
+                    "--threads",
+                    threads,
+                    "--time-limit",
+                    "4",
+                    input,
+                ],
+                b"",
+            );
+            let took = started.elapsed();
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            let lines: Vec<&str> = out.stderr.lines().collect();
+            assert_eq!(lines.len(), 5, "{}", out.stderr);
+            for (i, line) in lines.iter().enumerate() {
+                assert!(
+                    line.starts_with(&format!("test {}: cost ", i + 1)),
+                    "{line}"
+                );
+            }
+            assert!(lines[0].contains("(time limit;"), "{}", lines[0]);
+            let solves: u32 = lines[0]
+                .split("; ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            assert!(solves >= 2, "proven once only: {}", lines[0]);
+            assert!(
+                took >= Duration::from_secs_f64(3.5) && took < Duration::from_secs_f64(6.0),
+                "--threads {threads}: {took:?}"
+            );
+            let answers = dir.join("t.out");
+            std::fs::write(&answers, &out.stdout).unwrap();
+            let checked = run(
+                &["showdown", "check", input, answers.to_str().unwrap()],
+                b"",
+            );
+            assert_eq!(checked.code, 0, "{}", checked.stdout_text());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The time limit holds on a large sparse board (100x100, 2% kings: long lines, whose
     /// exact branch and bound once tried cannons with every screen for many seconds past the
     /// limit, and a model of 1.4 million nonzeros): with a limit too short to hand the model

@@ -18,10 +18,12 @@
 //! with room for the solver's tolerances, never "optimal". Every answer returned has passed
 //! [`judge::verify`](super::judge::verify).
 
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{Read, Write};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use highs::{HighsModelStatus, RowProblem, Sense};
@@ -391,7 +393,7 @@ pub fn run<R: Read, W: Write>(
     let cores = rayon::current_num_threads().max(1);
     let workers = cores.min(total).max(1);
     let per_worker = (cores / workers).max(1);
-    let events = std::sync::Mutex::new(events);
+    let events = Mutex::new(events);
     let report = |event: Event<'_>| {
         if let Ok(mut each) = events.lock() {
             each(event);
@@ -400,45 +402,65 @@ pub fn run<R: Read, W: Write>(
     // Raised by Ctrl-C (copied from `interrupt`) or when the run fails: the proofs under
     // way end with what they have and no test starts a proof.
     let halt = AtomicBool::new(false);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Result<Proof, RunError>)>();
+    let jobs = Jobs::new(total);
+    let (sender, receiver) = mpsc::channel::<Finished>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
-            let (tests, next, halt, report) = (&tests, &next, &halt, &report);
+            let (tests, jobs, halt, report) = (&tests, &jobs, &halt, &report);
             scope.spawn(move || {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(per_worker)
                     .build();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(test) = tests.get(i) else { break };
-                    let now = Instant::now();
-                    let share = time.share(end, now, total - i, workers);
-                    let work = || {
-                        prove_test(
-                            test,
-                            i as u64 + 1,
+                while let Some((job, waiting)) = jobs.take() {
+                    let share = time.share(end, Instant::now(), waiting, workers);
+                    let i = job.index;
+                    let case = i as u64 + 1;
+                    let work = || match job.again {
+                        None => prove_test(
+                            &tests[i],
+                            case,
                             total as u64,
                             options,
                             scheme,
                             share,
                             halt,
                             report,
-                        )
+                        ),
+                        Some(first) => Ok(prove_again(
+                            &tests[i].instance,
+                            first,
+                            case,
+                            options,
+                            scheme,
+                            share,
+                            halt,
+                            report,
+                        )),
                     };
                     let proof = match &pool {
                         Ok(pool) => pool.install(work),
                         Err(_) => work(),
                     };
-                    if sender.send((i, proof)).is_err() {
+                    if job.first {
+                        jobs.first_ended();
+                    }
+                    if sender
+                        .send(Finished {
+                            index: i,
+                            first: job.first,
+                            proof,
+                        })
+                        .is_err()
+                    {
                         break;
                     }
                 }
             });
         }
         drop(sender);
-        let mut pending = std::collections::BTreeMap::new();
+        let mut done = BTreeMap::new();
+        let mut held: Vec<(usize, Proof)> = Vec::new();
         let mut written = 0;
         let mut failure = None;
         loop {
@@ -447,14 +469,40 @@ pub fn run<R: Read, W: Write>(
                 halt.store(true, Ordering::Relaxed);
             }
             match received {
-                Ok((i, proof)) => {
-                    pending.insert(i, proof);
+                Ok(finished) => {
+                    if finished.first {
+                        jobs.first_reported();
+                    }
+                    match finished.proof {
+                        // An open test of the first pass may get the time the others
+                        // leave once every test has had its share.
+                        Ok(proof)
+                            if finished.first
+                                && matches!(time, ProofTime::Whole(_))
+                                && proof.ending == Ending::TimeLimit =>
+                        {
+                            held.push((finished.index, proof));
+                        }
+                        proof => {
+                            done.insert(finished.index, proof);
+                        }
+                    }
                 }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
+            let stopping = halt.load(Ordering::Relaxed) || failure.is_some();
+            let time_left = end.saturating_duration_since(Instant::now()) >= SECOND_PASS_LEAST;
+            if stopping || !time_left {
+                for (i, proof) in held.drain(..).chain(jobs.withdraw_again()) {
+                    done.insert(i, Ok(proof));
+                }
+            } else if jobs.first_all_taken() {
+                jobs.give_again(held.drain(..));
+            }
+            jobs.close_when_done(held.is_empty());
             while failure.is_none() {
-                let Some(proof) = pending.remove(&written) else {
+                let Some(proof) = done.remove(&written) else {
                     break;
                 };
                 let test: &Test = &tests[written];
@@ -478,12 +526,191 @@ pub fn run<R: Read, W: Write>(
                 if let Err(e) = result {
                     failure = Some(e);
                     halt.store(true, Ordering::Relaxed);
-                    next.store(total, Ordering::Relaxed);
+                    jobs.cancel();
                 }
             }
         }
         failure.map_or(Ok(()), Err)
     })
+}
+
+/// The least time left at the end of the first pass for the tests it left open to be
+/// proven again (a model is set up anew, which takes a part of a second on the statement's
+/// boards).
+const SECOND_PASS_LEAST: Duration = Duration::from_secs(1);
+
+/// A test's proof to make: the first (the optimiser, then the MILP), or again from the first
+/// pass's proof with time the other tests left.
+struct Job {
+    index: usize,
+    first: bool,
+    again: Option<Proof>,
+}
+
+/// A job's result, sent to the thread that writes the answers.
+struct Finished {
+    index: usize,
+    first: bool,
+    proof: Result<Proof, RunError>,
+}
+
+/// The jobs of [`run`]: every test's first proof in the input's order, then, once all have
+/// been taken, second proofs of the tests the first pass left open.
+struct Jobs {
+    state: Mutex<JobState>,
+    ready: Condvar,
+}
+
+struct JobState {
+    queue: VecDeque<Job>,
+    /// First proofs taken and not finished (counted down by the worker as it ends one).
+    first_running: usize,
+    /// First proofs taken whose result has not reached the writing thread.
+    first_unreported: usize,
+    /// No job will be added.
+    closed: bool,
+}
+
+impl Jobs {
+    fn new(total: usize) -> Jobs {
+        Jobs {
+            state: Mutex::new(JobState {
+                queue: (0..total)
+                    .map(|index| Job {
+                        index,
+                        first: true,
+                        again: None,
+                    })
+                    .collect(),
+                first_running: 0,
+                first_unreported: 0,
+                closed: false,
+            }),
+            ready: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, JobState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next job and how many proofs (it among them) still want a share of the time:
+    /// the jobs waiting and the first proofs under way (which may come back open). None
+    /// when there is none and will be none.
+    fn take(&self) -> Option<(Job, usize)> {
+        let mut state = self.lock();
+        loop {
+            let waiting = state.queue.len() + state.first_running;
+            if let Some(job) = state.queue.pop_front() {
+                if job.first {
+                    state.first_running += 1;
+                    state.first_unreported += 1;
+                }
+                return Some((job, waiting));
+            }
+            if state.closed {
+                return None;
+            }
+            state = self
+                .ready
+                .wait_timeout(state, Duration::from_millis(50))
+                .map(|(s, _)| s)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+
+    /// A worker ended a first proof (before sending it on).
+    fn first_ended(&self) {
+        let mut state = self.lock();
+        state.first_running = state.first_running.saturating_sub(1);
+    }
+
+    /// The writing thread received a first proof.
+    fn first_reported(&self) {
+        let mut state = self.lock();
+        state.first_unreported = state.first_unreported.saturating_sub(1);
+    }
+
+    /// True when every first proof has been taken.
+    fn first_all_taken(&self) -> bool {
+        !self.lock().queue.iter().any(|j| j.first)
+    }
+
+    fn give_again(&self, open: impl Iterator<Item = (usize, Proof)>) {
+        let mut state = self.lock();
+        let before = state.queue.len();
+        state.queue.extend(open.map(|(index, proof)| Job {
+            index,
+            first: false,
+            again: Some(proof),
+        }));
+        if state.queue.len() > before {
+            self.ready.notify_all();
+        }
+    }
+
+    /// Takes back the second proofs not started (their first proofs are the answers).
+    fn withdraw_again(&self) -> Vec<(usize, Proof)> {
+        let mut state = self.lock();
+        let (again, first): (Vec<Job>, Vec<Job>) = state.queue.drain(..).partition(|j| !j.first);
+        state.queue.extend(first);
+        again
+            .into_iter()
+            .filter_map(|j| j.again.map(|p| (j.index, p)))
+            .collect()
+    }
+
+    /// Closes the queue once no first proof waits or runs and none is held back.
+    fn close_when_done(&self, nothing_held: bool) {
+        let mut state = self.lock();
+        if nothing_held && state.first_unreported == 0 && !state.queue.iter().any(|j| j.first) {
+            state.closed = true;
+            self.ready.notify_all();
+        }
+    }
+
+    /// Drops every job not started and closes the queue (the run failed).
+    fn cancel(&self) {
+        let mut state = self.lock();
+        state.queue.clear();
+        state.closed = true;
+        self.ready.notify_all();
+    }
+}
+
+/// A second proof of a test the first pass left open, from its answer and bound, for
+/// `share` from now: the answer is the better of the two, the bound the higher.
+#[allow(clippy::too_many_arguments)]
+fn prove_again(
+    instance: &Instance,
+    first: Proof,
+    case: u64,
+    options: &Options,
+    scheme: Scheme,
+    share: Duration,
+    halt: &AtomicBool,
+    report: &(dyn Fn(Event<'_>) + Sync),
+) -> Proof {
+    let seed = (options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(1);
+    let again = prove(
+        instance,
+        &first.solution,
+        scheme,
+        later(Instant::now(), share),
+        seed,
+        halt,
+        &mut |progress| report(Event::Working { case, progress }),
+    );
+    let ending = match again.ending {
+        Ending::TooLarge { .. } => first.ending,
+        ending => ending,
+    };
+    Proof {
+        ending,
+        rounds: first.rounds + again.rounds,
+        exact_kings: first.exact_kings.max(again.exact_kings),
+        ..again
+    }
 }
 
 /// One test of [`run`]: the optimiser, then the proof, until `share` from now.
