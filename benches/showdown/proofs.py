@@ -10,7 +10,8 @@ best, bound, seconds), which compare.py reads with --optima: status `Optimal` wh
 answer is proven optimal, else `Time limit reached` with the certified lower bound. With
 --answers DIR, the answers go to DIR/NAME.out in the judge's format (check them with
 `chess-puzzles showdown check`). With --json, reads a saved JSON output instead of running.
-With --only FILE:TEST,..., each chosen test is proved alone (a one-test input written to a
+With --threads T, T tests are proven side by side (the program's default: one per
+core). With --only FILE:TEST,..., each chosen test is proved alone (a one-test input written to a
 temporary file) with --seconds for itself, and only those tests are written (with --answers,
 to DIR/NAME.TEST.out).
 
@@ -58,7 +59,8 @@ def prove(args, path, seconds):
     start = time.time()
     out = subprocess.run(
         [args.bin, "showdown", "--prove", "--format", "json", "--proof-model", args.proof_model,
-         "--seed", args.seed, "--time-limit", str(seconds), path],
+         "--seed", args.seed, "--time-limit", str(seconds)]
+        + (["--threads", args.threads] if args.threads else []) + [path],
         check=True, capture_output=True, text=True).stdout
     cases = [json.loads(line) for line in out.splitlines()]
     return cases, (time.time() - start) / max(1, len(cases))
@@ -71,6 +73,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=60.0, help="per test, shared over the file")
     ap.add_argument("--proof-model", default="lazy", choices=["lazy", "exact"])
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--threads", help="tests proven side by side (default: one per core; "
+                    "1 for the runs made before they were)")
     ap.add_argument("--answers", help="write the answers to DIR/NAME.out")
     ap.add_argument("--json", action="store_true", help="the files are NAME=SAVED_JSON pairs")
     ap.add_argument("--no-header", action="store_true")
