@@ -126,8 +126,13 @@ pub fn run(
                     show(bar, &under_way);
                 }
             }
-            Event::Done { case, proof } => {
+            Event::Ended { case } => {
                 under_way.remove(&case);
+                if let Some(bar) = &bar {
+                    show(bar, &under_way);
+                }
+            }
+            Event::Done { case, proof } => {
                 let s = &proof.solution;
                 let how = match &proof.ending {
                     Ending::Optimal => "optimal".to_string(),

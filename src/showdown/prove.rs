@@ -306,6 +306,12 @@ pub enum Event<'a> {
         /// The best answer's cost and the bound so far.
         progress: Progress,
     },
+    /// The proof of test `case` has ended (for now: a test left open may be proven again
+    /// with time left over); its answer is written once those before it are.
+    Ended {
+        /// From 1.
+        case: u64,
+    },
     /// Test `case` is done and its answer written.
     Done {
         /// From 1.
@@ -442,6 +448,7 @@ pub fn run<R: Read, W: Write>(
                         Ok(pool) => pool.install(work),
                         Err(_) => work(),
                     };
+                    report(Event::Ended { case });
                     if job.first {
                         jobs.first_ended();
                     }
