@@ -331,9 +331,10 @@ pub enum ProofTime {
 }
 
 impl ProofTime {
-    /// The time of a test that starts now, at `now`, when `waiting` tests (this one among
-    /// them) have not started and `workers` prove tests side by side: the time left over the
-    /// rounds of tests still to come, each worker taking one test per round.
+    /// The time of a proof that starts at `now`, when `waiting` proofs still want time (the
+    /// jobs not started, this one among them, and the first proofs under way, which may come
+    /// back open) and `workers` prove side by side: the time left over the rounds still to
+    /// come, each worker taking one proof per round.
     fn share(self, end: Instant, now: Instant, waiting: usize, workers: usize) -> Duration {
         match self {
             ProofTime::PerTest(t) => t,
@@ -420,7 +421,7 @@ pub fn run<R: Read, W: Write>(
                     .build();
                 while let Some((job, waiting)) = jobs.take() {
                     let share = time.share(end, Instant::now(), waiting, workers);
-                    let i = job.index;
+                    let (i, first) = (job.index, job.first());
                     let case = i as u64 + 1;
                     let work = || match job.again {
                         None => prove_test(
@@ -449,13 +450,13 @@ pub fn run<R: Read, W: Write>(
                         Err(_) => work(),
                     };
                     report(Event::Ended { case });
-                    if job.first {
+                    if first {
                         jobs.first_ended();
                     }
                     if sender
                         .send(Finished {
                             index: i,
-                            first: job.first,
+                            first,
                             proof,
                         })
                         .is_err()
@@ -547,11 +548,16 @@ pub fn run<R: Read, W: Write>(
 const SECOND_PASS_LEAST: Duration = Duration::from_secs(1);
 
 /// A test's proof to make: the first (the optimiser, then the MILP), or again from the first
-/// pass's proof with time the other tests left.
+/// pass's proof (`again`) with time the other tests left.
 struct Job {
     index: usize,
-    first: bool,
     again: Option<Proof>,
+}
+
+impl Job {
+    fn first(&self) -> bool {
+        self.again.is_none()
+    }
 }
 
 /// A job's result, sent to the thread that writes the answers.
@@ -582,13 +588,7 @@ impl Jobs {
     fn new(total: usize) -> Jobs {
         Jobs {
             state: Mutex::new(JobState {
-                queue: (0..total)
-                    .map(|index| Job {
-                        index,
-                        first: true,
-                        again: None,
-                    })
-                    .collect(),
+                queue: (0..total).map(|index| Job { index, again: None }).collect(),
                 first_running: 0,
                 first_unreported: 0,
                 closed: false,
@@ -609,7 +609,7 @@ impl Jobs {
         loop {
             let waiting = state.queue.len() + state.first_running;
             if let Some(job) = state.queue.pop_front() {
-                if job.first {
+                if job.first() {
                     state.first_running += 1;
                     state.first_unreported += 1;
                 }
@@ -640,7 +640,7 @@ impl Jobs {
 
     /// True when every first proof has been taken.
     fn first_all_taken(&self) -> bool {
-        !self.lock().queue.iter().any(|j| j.first)
+        !self.lock().queue.iter().any(Job::first)
     }
 
     fn give_again(&self, open: impl Iterator<Item = (usize, Proof)>) {
@@ -648,7 +648,6 @@ impl Jobs {
         let before = state.queue.len();
         state.queue.extend(open.map(|(index, proof)| Job {
             index,
-            first: false,
             again: Some(proof),
         }));
         if state.queue.len() > before {
@@ -659,7 +658,7 @@ impl Jobs {
     /// Takes back the second proofs not started (their first proofs are the answers).
     fn withdraw_again(&self) -> Vec<(usize, Proof)> {
         let mut state = self.lock();
-        let (again, first): (Vec<Job>, Vec<Job>) = state.queue.drain(..).partition(|j| !j.first);
+        let (again, first): (Vec<Job>, Vec<Job>) = state.queue.drain(..).partition(|j| !j.first());
         state.queue.extend(first);
         again
             .into_iter()
@@ -670,7 +669,7 @@ impl Jobs {
     /// Closes the queue once no first proof waits or runs and none is held back.
     fn close_when_done(&self, nothing_held: bool) {
         let mut state = self.lock();
-        if nothing_held && state.first_unreported == 0 && !state.queue.iter().any(|j| j.first) {
+        if nothing_held && state.first_unreported == 0 && !state.queue.iter().any(Job::first) {
             state.closed = true;
             self.ready.notify_all();
         }
