@@ -42,6 +42,14 @@ mod milp {
     use super::support::{SPARSE_BOARD, generated_input};
     use super::{SAMPLE_IN, run};
 
+    /// The tests that run the binary on the clock take the machine one at a time: the test
+    /// harness runs tests side by side, and two of them with two workers each starved the
+    /// time-limit test on a 2-core machine (a 1.5 s limit took 3.4 s).
+    fn one_binary_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+        static BINARY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        BINARY.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Writes `answers` to `path` and asserts that `showdown check` accepts them for `input`.
     fn assert_judged(path: &std::path::Path, input: &str, answers: &[u8]) {
         std::fs::write(path, answers).unwrap();
@@ -319,6 +327,7 @@ mod milp {
     /// Through the binary: JSON carries cost, lower bound and proof; the answers pass the judge.
     #[test]
     fn prove_through_the_binary() {
+        let _alone = one_binary_at_a_time();
         let out = run(
             &[
                 "showdown",
@@ -377,6 +386,7 @@ mod milp {
     /// says optimal exactly when its cost meets its bound.
     #[test]
     fn proofs_side_by_side_answer_in_order() {
+        let _alone = one_binary_at_a_time();
         let dir = std::env::temp_dir().join(format!("prove-par-{}", std::process::id()));
         let input_path = generated_input(&dir, &["--seed", "8", "--tests", "7", "--size", "3-8"]);
         let input = input_path.to_str().unwrap();
@@ -453,6 +463,7 @@ mod milp {
     /// test reports more than one MILP solve, and the answers stay in order and valid.
     #[test]
     fn time_left_over_goes_back_to_an_open_test() {
+        let _alone = one_binary_at_a_time();
         let dir = std::env::temp_dir().join(format!("prove-again-{}", std::process::id()));
         // Test 3 of the dense benchmark file (24x24, 427 kings; its proof took 191 s on one
         // core).
@@ -523,6 +534,7 @@ mod milp {
     /// solver runs and stops on time. The answers pass the judge either way.
     #[test]
     fn the_time_limit_holds_on_a_large_sparse_board() {
+        let _alone = one_binary_at_a_time();
         let dir = std::env::temp_dir().join(format!("prove-sparse-{}", std::process::id()));
         let input_path = generated_input(&dir, SPARSE_BOARD);
         let input = input_path.to_str().unwrap();
@@ -561,6 +573,7 @@ mod milp {
     /// interrupted ones not called optimal, exit 130, within seconds.
     #[test]
     fn ctrl_c_writes_what_it_has() {
+        let _alone = one_binary_at_a_time();
         use std::process::{Command, Stdio};
         let dir = std::env::temp_dir().join(format!("prove-int-{}", std::process::id()));
         let input_path = generated_input(
