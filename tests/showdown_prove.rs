@@ -552,8 +552,12 @@ mod milp {
             );
             let took = started.elapsed();
             assert_eq!(out.code, 0, "{}", out.stderr);
+            // HiGHS's set-up of the 1.4-million-nonzero model does not look at the clock: alone
+            // it ends 0.4 s late; beside the other tests of this file in fresh-clone CI runs,
+            // 1.9 s late twice. The build that had no deadline in its branch and bound took
+            // tens of seconds.
             assert!(
-                took < Duration::from_secs_f64(limit + 1.5),
+                took < Duration::from_secs_f64(limit + 3.0),
                 "--time-limit {limit} took {took:?}"
             );
             // No solve starts within the short limit: the model is too large for the time
