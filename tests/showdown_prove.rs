@@ -25,6 +25,7 @@ fn prove_without_the_feature_exits_2_naming_the_build() {
 
 #[cfg(feature = "milp")]
 mod milp {
+    use std::num::NonZeroU32;
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
 
@@ -101,6 +102,7 @@ mod milp {
             scheme,
             Instant::now() + time,
             7,
+            NonZeroU32::MIN,
             &stop,
             &mut |_| {},
         )
@@ -164,6 +166,45 @@ mod milp {
         }
         // The lazy scheme's second rounds (exact rules added) were exercised.
         assert!(lazy_rounds_above_one >= 10, "{lazy_rounds_above_one}");
+    }
+
+    /// HiGHS's parallel tree search (two threads, as a test proven alone on two cores gets)
+    /// proves the exhaustive search's optimum too. On a thread of its own: HiGHS's pool of
+    /// threads belongs to the thread of its first solve, which must keep its size.
+    #[test]
+    fn the_parallel_tree_search_agrees_with_the_exhaustive_search() {
+        std::thread::spawn(|| {
+            let two = NonZeroU32::new(2).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(77);
+            let mut compared = 0;
+            while compared < 30 {
+                let Some(instance) = random_instance(&mut rng, 4..=7) else {
+                    continue;
+                };
+                let Some(optimum) = exhaustive_optimum(&instance) else {
+                    continue;
+                };
+                let start = weak_start(&instance);
+                let stop = AtomicBool::new(false);
+                let deadline = Instant::now() + Duration::from_secs(30);
+                let proof = prove(
+                    &instance,
+                    &start,
+                    Scheme::Exact,
+                    deadline,
+                    3,
+                    two,
+                    &stop,
+                    &mut |_| {},
+                );
+                assert_honest(&instance, &proof);
+                assert_eq!(proof.ending, Ending::Optimal, "{proof:?}");
+                assert_eq!(proof.solution.answer.cost, optimum, "{instance:?}");
+                compared += 1;
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     /// Small random boards with all eight prices equal, where the bishop and the two
@@ -315,6 +356,7 @@ mod milp {
             Scheme::Lazy,
             Instant::now() + Duration::from_secs(60),
             1,
+            NonZeroU32::MIN,
             &stop,
             &mut |_| {},
         );

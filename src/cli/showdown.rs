@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long)]
     explain: bool,
     /// Threads to solve with (default: one per core; more than the cores are not used); with
-    /// --prove, how many tests are proven side by side, one core each.
+    /// --prove, how many tests are proven side by side, one core each (fewer tests share
+    /// the threads out).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// Answer with the plain greedy only (cheapest price per newly checked king, no search):

@@ -133,13 +133,15 @@ pub fn certified(value: f64) -> u64 {
 
 /// Proves `start` optimal or improves it, until `deadline` or until `interrupt` is raised.
 /// `progress` is called now and then from the solving thread. With `seed`, HiGHS's random
-/// choices.
+/// choices; with `threads` above 1, HiGHS's parallel tree search on that many threads.
+#[allow(clippy::too_many_arguments)]
 pub fn prove(
     instance: &Instance,
     start: &Solution,
     scheme: Scheme,
     deadline: Instant,
     seed: u64,
+    threads: NonZeroU32,
     interrupt: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
 ) -> Proof {
@@ -180,13 +182,21 @@ pub fn prove(
         });
         let warm_start = model.undominated(&best.pieces);
         let warm = model.assignment(&warm_start);
-        let round = match solve_model(&model, &warm, deadline, seed, interrupt, &mut |dual| {
-            progress(Progress {
-                cost: best.cost,
-                lower_bound: bound.max(certified(dual)),
-                round: rounds,
-            })
-        }) {
+        let round = match solve_model(
+            &model,
+            &warm,
+            deadline,
+            seed,
+            threads,
+            interrupt,
+            &mut |dual| {
+                progress(Progress {
+                    cost: best.cost,
+                    lower_bound: bound.max(certified(dual)),
+                    round: rounds,
+                })
+            },
+        ) {
             Ok(round) => round,
             Err(e) => break Ending::Stopped(e.to_string()),
         };
@@ -365,8 +375,8 @@ struct Test {
 /// in `options.format` in the order of the tests as soon as it and those before it are done
 /// (`options.time_limit` is not used: `time` says). The whole input is read and checked
 /// first. As many tests are proven side by side as rayon's pool has threads (`--threads`;
-/// each proof and its MILP solve take one core; with fewer tests, the optimiser of each gets
-/// the cores left over), in the order of the input. `events` hears of each test's start,
+/// each proof and its MILP solve take one core; with fewer tests, the optimiser and HiGHS's
+/// parallel tree search of each get the cores left over), in the order of the input. `events` hears of each test's start,
 /// progress and end, from the workers' threads.
 pub fn run<R: Read, W: Write>(
     input: R,
@@ -400,6 +410,10 @@ pub fn run<R: Read, W: Write>(
     let cores = rayon::current_num_threads().max(1);
     let workers = cores.min(total).max(1);
     let per_worker = (cores / workers).max(1);
+    // HiGHS gets the worker's cores too: one test alone (or `--threads 1`) is proven by its
+    // parallel tree search on every core.
+    let threads =
+        NonZeroU32::new(u32::try_from(per_worker).unwrap_or(1)).unwrap_or(NonZeroU32::MIN);
     let events = Mutex::new(events);
     let report = |event: Event<'_>| {
         if let Ok(mut each) = events.lock() {
@@ -430,6 +444,7 @@ pub fn run<R: Read, W: Write>(
                             total as u64,
                             options,
                             scheme,
+                            threads,
                             share,
                             halt,
                             report,
@@ -440,6 +455,7 @@ pub fn run<R: Read, W: Write>(
                             case,
                             options,
                             scheme,
+                            threads,
                             share,
                             halt,
                             report,
@@ -693,6 +709,7 @@ fn prove_again(
     case: u64,
     options: &Options,
     scheme: Scheme,
+    threads: NonZeroU32,
     share: Duration,
     halt: &AtomicBool,
     report: &(dyn Fn(Event<'_>) + Sync),
@@ -704,6 +721,7 @@ fn prove_again(
         scheme,
         later(Instant::now(), share),
         seed,
+        threads,
         halt,
         &mut |progress| report(Event::Working { case, progress }),
     );
@@ -727,6 +745,7 @@ fn prove_test(
     total: u64,
     options: &Options,
     scheme: Scheme,
+    threads: NonZeroU32,
     share: Duration,
     halt: &AtomicBool,
     report: &(dyn Fn(Event<'_>) + Sync),
@@ -773,6 +792,7 @@ fn prove_test(
             scheme,
             later(test_start, share),
             seed,
+            threads,
             halt,
             &mut |progress| report(Event::Working { case, progress }),
         )
@@ -933,12 +953,15 @@ unsafe extern "C" fn on_event(
 
 /// Solves the model by HiGHS from the warm start `warm`, until `deadline`: the solver's own
 /// time limit is what is left once the model is handed over, which on the largest boards
-/// (millions of rows) takes seconds.
+/// (millions of rows) takes seconds. With `threads` above 1, HiGHS's parallel tree search
+/// (its pool of threads belongs to the calling thread, made by its first solve: every solve
+/// of a thread must ask for the same number).
 fn solve_model(
     model: &Model,
     warm: &[f64],
     deadline: Instant,
     seed: u64,
+    threads: NonZeroU32,
     interrupt: &AtomicBool,
     on_bound: &mut dyn FnMut(f64),
 ) -> Result<Round, ProveError> {
@@ -974,7 +997,12 @@ fn solve_model(
     highs
         .try_set_option("random_seed", (seed % (i32::MAX as u64)) as i32)
         .map_err(|_| failed("random_seed"))?;
-    highs.set_threads(NonZeroU32::MIN);
+    highs.set_threads(threads);
+    if threads.get() > 1 {
+        highs
+            .try_set_option("parallel", "on")
+            .map_err(|_| failed("parallel"))?;
+    }
     highs
         .try_set_solution(Some(warm), None, None, None)
         .map_err(|e| ProveError::Solver(format!("warm start: {e:?}")))?;
