@@ -382,8 +382,8 @@ struct Test {
 /// (`options.time_limit` is not used: `time` says). The whole input is read and checked
 /// first. As many tests are proven side by side as rayon's pool has threads (`--threads`;
 /// each proof and its MILP solve take one core; with fewer tests, the optimiser and HiGHS's
-/// parallel tree search of each get the cores left over), in the order of the input. `events` hears of each test's start,
-/// progress and end, from the workers' threads.
+/// parallel tree search of each get the cores left over), in the order of the input.
+/// `events` hears of each test's start, progress and end, from the workers' threads.
 pub fn run<R: Read, W: Write>(
     input: R,
     out: &mut W,
@@ -416,8 +416,8 @@ pub fn run<R: Read, W: Write>(
     let cores = rayon::current_num_threads().max(1);
     let workers = cores.min(total).max(1);
     let per_worker = (cores / workers).max(1);
-    // HiGHS gets the worker's cores too: one test alone (or `--threads 1`) is proven by its
-    // parallel tree search on every core.
+    // HiGHS gets the worker's cores too: with fewer tests than threads (one test alone), each
+    // is proven by its parallel tree search on the threads left over.
     let threads =
         NonZeroU32::new(u32::try_from(per_worker).unwrap_or(1)).unwrap_or(NonZeroU32::MIN);
     let events = Mutex::new(events);
