@@ -127,6 +127,21 @@ mod milp {
         }
     }
 
+    /// The next random board of a side in `sides` whose optimum the exhaustive search finds,
+    /// and that optimum.
+    fn board_with_optimum(
+        rng: &mut ChaCha8Rng,
+        sides: std::ops::RangeInclusive<usize>,
+    ) -> (Instance, u64) {
+        loop {
+            if let Some(instance) = random_instance(rng, sides.clone())
+                && let Some(optimum) = exhaustive_optimum(&instance)
+            {
+                return (instance, optimum);
+            }
+        }
+    }
+
     /// Both schemes, from `start`, prove `optimum`; returns the lazy scheme's rounds.
     fn assert_both_prove(instance: &Instance, start: &Solution, optimum: u64) -> u32 {
         let mut lazy_rounds = 0;
@@ -149,20 +164,13 @@ mod milp {
     #[test]
     fn the_milp_agrees_with_the_exhaustive_search_on_small_boards() {
         let mut rng = ChaCha8Rng::seed_from_u64(2024);
-        let mut compared = 0;
         let mut lazy_rounds_above_one = 0;
-        while compared < 120 {
-            let Some(instance) = random_instance(&mut rng, 2..=7) else {
-                continue;
-            };
-            let Some(optimum) = exhaustive_optimum(&instance) else {
-                continue;
-            };
+        for _ in 0..120 {
+            let (instance, optimum) = board_with_optimum(&mut rng, 2..=7);
             let start = weak_start(&instance);
             if assert_both_prove(&instance, &start, optimum) > 1 {
                 lazy_rounds_above_one += 1;
             }
-            compared += 1;
         }
         // The lazy scheme's second rounds (exact rules added) were exercised.
         assert!(lazy_rounds_above_one >= 10, "{lazy_rounds_above_one}");
@@ -176,14 +184,8 @@ mod milp {
         std::thread::spawn(|| {
             let two = NonZeroU32::new(2).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(77);
-            let mut compared = 0;
-            while compared < 30 {
-                let Some(instance) = random_instance(&mut rng, 4..=7) else {
-                    continue;
-                };
-                let Some(optimum) = exhaustive_optimum(&instance) else {
-                    continue;
-                };
+            for _ in 0..30 {
+                let (instance, optimum) = board_with_optimum(&mut rng, 4..=7);
                 let start = weak_start(&instance);
                 let stop = AtomicBool::new(false);
                 let deadline = Instant::now() + Duration::from_secs(30);
@@ -200,7 +202,6 @@ mod milp {
                 assert_honest(&instance, &proof);
                 assert_eq!(proof.ending, Ending::Optimal, "{proof:?}");
                 assert_eq!(proof.solution.answer.cost, optimum, "{instance:?}");
-                compared += 1;
             }
         })
         .join()
