@@ -183,6 +183,11 @@ impl Model {
         &self.rows
     }
 
+    /// The nonzero coefficients of all the rows.
+    pub fn nonzeros(&self) -> usize {
+        self.rows.iter().map(|r| r.entries.len()).sum()
+    }
+
     /// How many kings there are (numbered as in [`Candidates`]).
     pub fn king_count(&self) -> usize {
         self.kings.len()

@@ -171,7 +171,7 @@ pub fn prove(
         if now >= deadline {
             break Ending::TimeLimit;
         }
-        let nonzeros: usize = model.rows().iter().map(|r| r.entries.len()).sum();
+        let nonzeros = model.nonzeros();
         let left = deadline - now;
         if nonzeros as f64 > PRESOLVE_NONZEROS_PER_SECOND * left.as_secs_f64() {
             break if rounds == 0 {
@@ -1024,7 +1024,7 @@ fn solve_model(
     highs
         .try_set_option("time_limit", time.as_secs_f64().max(0.001))
         .map_err(|_| failed("time_limit"))?;
-    let nonzeros: usize = model.rows().iter().map(|r| r.entries.len()).sum();
+    let nonzeros = model.nonzeros();
     if nonzeros as f64 > PRESOLVE_SURE_NONZEROS_PER_SECOND * time.as_secs_f64() {
         highs
             .try_set_option("presolve", "off")
