@@ -7,6 +7,7 @@ use chess_puzzles::core::{Square, SquareSet};
 use std::sync::atomic::AtomicBool;
 
 use chess_puzzles::showdown::board::Board;
+use chess_puzzles::showdown::bounds::Relaxation;
 use chess_puzzles::showdown::candidates::Candidates;
 use chess_puzzles::showdown::construction::{greedy, prune};
 use chess_puzzles::showdown::exhaustive::{Outcome, complete, optimum};
@@ -283,6 +284,47 @@ fn small_boards_reach_the_true_optimum() {
         }
         done += 1;
     }
+}
+
+/// The covering relaxation's bound, rounded up to a multiple of the prices' greatest common
+/// divisor, never passes the exact optimum; on boards whose prices share a factor the rounding
+/// is what lets the bound meet it.
+#[test]
+fn the_rounded_bound_never_passes_the_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let (mut done, mut rounded_up, mut met) = (0, 0, 0);
+    while done < 150 {
+        let n = rng.random_range(3..=7usize);
+        // Prices with a common factor: equal ones, or any, times a factor.
+        let factor = rng.random_range(1..=50u32);
+        let costs = random_costs(&mut rng).map(|c| c.min(20_000) * factor);
+        let density = rng.random_range(0.1..0.6);
+        let Some(instance) = random_instance(&mut rng, n, density, costs) else {
+            continue;
+        };
+        let candidates = Candidates::new(&instance);
+        let Outcome::Optimal(best, _) = optimum(&instance, &candidates, None, 200_000, None) else {
+            continue;
+        };
+        let relaxation = Relaxation::new(&instance, &candidates);
+        let bound = relaxation.lower_bound(best, 300, None);
+        let unit = instance.cost_unit();
+        assert_eq!(bound % unit, 0, "{instance:?}");
+        assert!(
+            bound <= best,
+            "{instance:?}: bound {bound} above the optimum {best}"
+        );
+        assert!(best % unit == 0);
+        if unit > 1 && bound > 0 {
+            rounded_up += 1;
+        }
+        if bound == best {
+            met += 1;
+        }
+        done += 1;
+    }
+    // Not a vacuous test: prices with a factor were drawn, and bounds met optima.
+    assert!(rounded_up > 50 && met > 10, "{rounded_up} {met}");
 }
 
 #[test]

@@ -10,12 +10,13 @@
 //!
 //! `L(u) = sum_k u_k + sum_squares min(0, min_piece (price - sum_groups max_{k in group} u_k))`
 //!
-//! and every `L(u)` is a lower bound; costs are integers, so its ceiling is one too.
+//! and every `L(u)` is a lower bound; costs are integers, so its ceiling is one too, and so is
+//! that rounded up to a multiple of the prices' greatest common divisor (every cost is one).
 
 use super::deadline::Deadline;
 
 use super::candidates::Candidates;
-use super::instance::Instance;
+use super::instance::{Instance, round_up_to};
 
 /// One (piece, square) column of the relaxation.
 #[derive(Clone, Debug)]
@@ -33,6 +34,8 @@ pub struct Relaxation {
     kings: usize,
     squares: usize,
     columns: Vec<Column>,
+    /// Every answer's cost is a multiple of this ([`Instance::cost_unit`]).
+    unit: u64,
 }
 
 impl Relaxation {
@@ -44,6 +47,7 @@ impl Relaxation {
             kings: 0,
             squares: 0,
             columns: Vec::new(),
+            unit: 1,
         })
     }
 
@@ -96,6 +100,7 @@ impl Relaxation {
             kings: candidates.king_count(),
             squares: n * n,
             columns,
+            unit: instance.cost_unit(),
         })
     }
 
@@ -153,7 +158,8 @@ impl Relaxation {
 
     /// The best bound found by subgradient optimisation within `iterations` steps or until
     /// `deadline`, given an upper bound `upper` (the cost of a known answer). Returns an
-    /// integer lower bound on the cost of every answer.
+    /// integer lower bound on the cost of every answer, a multiple of the prices' greatest
+    /// common divisor; stops early once that meets `upper`.
     pub fn lower_bound<'a>(
         &self,
         upper: u64,
@@ -199,7 +205,7 @@ impl Relaxation {
                     }
                 }
             }
-            if best >= upper - 1e-9 {
+            if round_up_to(integer_bound(best), self.unit) as f64 >= upper {
                 break;
             }
             let mut norm = 0.0;
@@ -218,7 +224,7 @@ impl Relaxation {
                 u[k] = (u[k] + step * (1.0 - f64::from(c))).max(0.0);
             }
         }
-        integer_bound(best)
+        round_up_to(integer_bound(best), self.unit)
     }
 }
 

@@ -127,6 +127,31 @@ impl Instance {
         self.costs
     }
 
+    /// The greatest common divisor of the eight prices. Every answer costs a sum of prices,
+    /// so a multiple of it.
+    pub fn cost_unit(&self) -> u64 {
+        self.costs.iter().fold(0, |g, &c| gcd(g, u64::from(c)))
+    }
+
+    /// `bound` rounded up to a multiple of [`Instance::cost_unit`]: still a lower bound on
+    /// every answer when `bound` is one (no answer costs between the two).
+    ///
+    /// ```
+    /// use chess_puzzles::core::{Square, SquareSet};
+    /// use chess_puzzles::showdown::Instance;
+    ///
+    /// let mut kings = SquareSet::new(2);
+    /// kings.insert(Square::new(0, 0));
+    /// let equal = Instance::new(2, kings.clone(), [6; 8]).unwrap();
+    /// assert_eq!(equal.least_cost_from(7), 12);
+    /// assert_eq!(equal.least_cost_from(12), 12);
+    /// let mixed = Instance::new(2, kings, [6, 6, 6, 6, 6, 6, 6, 9]).unwrap();
+    /// assert_eq!(mixed.least_cost_from(7), 9); // a multiple of 3
+    /// ```
+    pub fn least_cost_from(&self, bound: u64) -> u64 {
+        round_up_to(bound, self.cost_unit())
+    }
+
     /// The first king (row-major) that no piece could check on any board, if any.
     pub fn first_uncheckable_king(&self) -> Option<Square> {
         // A king with an empty neighbour can be checked from there (by a horse, say): only
@@ -201,6 +226,20 @@ pub fn piece_number(kind: PieceKind) -> u32 {
 pub fn piece_from_number(number: u64) -> Option<PieceKind> {
     let i = usize::try_from(number.checked_sub(1)?).ok()?;
     PieceKind::ALL.get(i).copied()
+}
+
+/// `bound` rounded up to a multiple of `unit` (0 taken as 1).
+pub(crate) fn round_up_to(bound: u64, unit: u64) -> u64 {
+    let unit = unit.max(1);
+    bound.div_ceil(unit).saturating_mul(unit)
+}
+
+/// The greatest common divisor (`gcd(0, b) = b`).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 #[cfg(test)]

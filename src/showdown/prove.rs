@@ -198,7 +198,7 @@ pub fn prove(
             &mut |dual| {
                 progress(Progress {
                     cost: best.cost,
-                    lower_bound: bound.max(certified(dual)),
+                    lower_bound: bound.max(instance.least_cost_from(certified(dual))),
                     round: rounds,
                 })
             },
@@ -206,7 +206,7 @@ pub fn prove(
             Ok(round) => round,
             Err(e) => break Ending::Stopped(e.to_string()),
         };
-        bound = bound.max(certified(round.dual_bound));
+        bound = bound.max(instance.least_cost_from(certified(round.dual_bound)));
         for values in &round.solutions {
             let pieces = model.pieces_of(values);
             consider(instance, &mut best, pieces);
