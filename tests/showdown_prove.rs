@@ -595,12 +595,14 @@ mod milp {
             );
             let took = started.elapsed();
             assert_eq!(out.code, 0, "{}", out.stderr);
-            // HiGHS's set-up of the 1.4-million-nonzero model does not look at the clock: alone
-            // it ends 0.4 s late; beside the other tests of this file in fresh-clone CI runs,
-            // 1.9 s late twice. The build that had no deadline in its branch and bound took
-            // tens of seconds.
+            // HiGHS has steps that do not look at the clock (the hand-over of the 1.4-million-
+            // nonzero model, a rounding heuristic after the root LP, the interior-point solve
+            // of its analytic centre, which it waits for): alone, with 1.5 s, the run took
+            // 1.69 to 4.03 s over 16 runs. Its feasibility jump, now left out when the time is
+            // short, took 10 to 15 s in half the runs; the build that had no deadline in its
+            // branch and bound took tens of seconds.
             assert!(
-                took < Duration::from_secs_f64(limit + 3.0),
+                took < Duration::from_secs_f64(limit + 4.0),
                 "--time-limit {limit} took {took:?}"
             );
             // No solve starts within the short limit: the model is too large for the time

@@ -121,9 +121,15 @@ const PRESOLVE_NONZEROS_PER_SECOND: f64 = 2.0e6;
 /// The slowest rate at which HiGHS's presolve was seen to work through a model (a 100x100
 /// board with 2% kings: 1.4 million nonzeros, 2.3 to 2.4 s when it did not stop at its time
 /// limit, one of its steps not looking at the clock; 0.9 s when it did). A model handed over
-/// with less time left than this rate allows is solved without presolve, whose root LP stops
-/// on time (0.3 s late there, against up to 1.7 s with presolve).
+/// with less time left than this rate allows is solved without presolve.
 const PRESOLVE_SURE_NONZEROS_PER_SECOND: f64 = 5.0e5;
+/// About the slowest rate at which HiGHS's symmetry detection and feasibility jump (a primal
+/// heuristic run once before the root LP, whose work limit is a multiple of the nonzeros)
+/// work through a model, neither looking at the clock: on the same board, with 0.78 s left at
+/// the hand-over, the feasibility jump ran 9 to 13 s in some runs and symmetry detection
+/// seconds in others. A model handed over with less time left than this rate allows is solved
+/// without them (the warm start is an answer already).
+const HURRIED_NONZEROS_PER_SECOND: f64 = 1.0e5;
 /// The node limit of the branch and bound that completes a relaxation's answer.
 const REPAIR_NODES: u64 = 20_000;
 
@@ -1029,6 +1035,13 @@ fn solve_model(
         highs
             .try_set_option("presolve", "off")
             .map_err(|_| failed("presolve"))?;
+    }
+    if nonzeros as f64 > HURRIED_NONZEROS_PER_SECOND * time.as_secs_f64() {
+        for option in ["mip_detect_symmetry", "mip_heuristic_run_feasibility_jump"] {
+            highs
+                .try_set_option(option, false)
+                .map_err(|_| failed(option))?;
+        }
     }
 
     let ptr = highs.as_mut_ptr();
