@@ -133,14 +133,15 @@ const HURRIED_NONZEROS_PER_SECOND: f64 = 1.0e5;
 /// The node limit of the branch and bound that completes a relaxation's answer.
 const REPAIR_NODES: u64 = 20_000;
 
-/// The largest integer that a solver's dual bound `value` certifies: the costs are integers,
-/// so any answer costs at least the bound rounded up, once the tolerances are allowed for.
-pub fn certified(value: f64) -> u64 {
+/// The largest cost that a solver's dual bound `value` certifies for `instance`: any answer
+/// costs at least the bound rounded up (once the tolerances are allowed for) to a multiple of
+/// the prices' greatest common divisor ([`Instance::least_cost_from`]).
+pub fn certified(instance: &Instance, value: f64) -> u64 {
     if !value.is_finite() || value <= 0.0 {
         return 0;
     }
     let safe = value - BOUND_TOLERANCE * value.max(1.0);
-    safe.ceil().max(0.0) as u64
+    instance.least_cost_from(safe.ceil().max(0.0) as u64)
 }
 
 /// Proves `start` optimal or improves it, until `deadline` or until `interrupt` is raised.
@@ -204,7 +205,7 @@ pub fn prove(
             &mut |dual| {
                 progress(Progress {
                     cost: best.cost,
-                    lower_bound: bound.max(instance.least_cost_from(certified(dual))),
+                    lower_bound: bound.max(certified(instance, dual)),
                     round: rounds,
                 })
             },
@@ -212,7 +213,7 @@ pub fn prove(
             Ok(round) => round,
             Err(e) => break Ending::Stopped(e.to_string()),
         };
-        bound = bound.max(instance.least_cost_from(certified(round.dual_bound)));
+        bound = bound.max(certified(instance, round.dual_bound));
         for values in &round.solutions {
             let pieces = model.pieces_of(values);
             consider(instance, &mut best, pieces);
