@@ -15,32 +15,42 @@ fi
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-port=""
-for _ in $(seq 1 50); do
-    candidate=$((20000 + RANDOM % 30000))
-    if ! listening "$candidate"; then
-        port=$candidate
-        break
-    fi
-done
-[ -n "$port" ] || { echo "serve.sh: no free port for chromedriver" >&2; exit 1; }
-
+# A port that nothing listens on may still be bound (a connection's local end in the
+# ephemeral range, 32768-60999 on Linux): candidates come from below that range, and
+# chromedriver is started again on another one when its bind fails all the same.
 log=$(mktemp)
-chromedriver --port="$port" >"$log" 2>&1 &
-driver=$!
+driver=""
 stop_driver() {
-    kill "$driver" 2>/dev/null || true
-    wait "$driver" 2>/dev/null || true
+    if [ -n "$driver" ]; then
+        kill "$driver" 2>/dev/null || true
+        wait "$driver" 2>/dev/null || true
+    fi
     rm -f "$log"
 }
 trap stop_driver EXIT
 
-for _ in $(seq 1 200); do
-    listening "$port" && break
-    kill -0 "$driver" 2>/dev/null || { cat "$log" >&2; exit 1; }
-    sleep 0.1
+port=""
+for _ in $(seq 1 20); do
+    candidate=$((20000 + RANDOM % 12000))
+    listening "$candidate" && continue
+    chromedriver --port="$candidate" >"$log" 2>&1 &
+    driver=$!
+    for _ in $(seq 1 200); do
+        listening "$candidate" && break
+        kill -0 "$driver" 2>/dev/null || break
+        sleep 0.1
+    done
+    if listening "$candidate" && kill -0 "$driver" 2>/dev/null; then
+        port=$candidate
+        break
+    fi
+    echo "serve.sh: chromedriver did not start on port $candidate:" >&2
+    cat "$log" >&2
+    kill "$driver" 2>/dev/null || true
+    wait "$driver" 2>/dev/null || true
+    driver=""
 done
-listening "$port" || { echo "serve.sh: chromedriver did not start" >&2; cat "$log" >&2; exit 1; }
+[ -n "$port" ] || { echo "serve.sh: chromedriver did not start on any of 20 ports" >&2; exit 1; }
 
 WEBDRIVER_URL="http://127.0.0.1:$port" SCREENSHOTS_DIR="${SCREENSHOTS_DIR:-target/screenshots}" \
     cargo test --release --test browser -- --ignored
