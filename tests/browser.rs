@@ -85,7 +85,7 @@ fn every_view_works_in_a_real_browser() {
         return;
     };
     let server = Server::start(&[]);
-    let profile = std::env::temp_dir().join(format!("serve-browser-{}", std::process::id()));
+    let profile = tempfile::tempdir().unwrap();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -97,7 +97,7 @@ fn every_view_works_in_a_real_browser() {
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-dev-shm-usage", "--window-size=1100,1000",
-            format!("--user-data-dir={}", profile.display()),
+            format!("--user-data-dir={}", profile.path().display()),
         ]});
         if std::path::Path::new("/usr/bin/chromium").exists() {
             chrome["binary"] = json!("/usr/bin/chromium");
@@ -119,7 +119,6 @@ fn every_view_works_in_a_real_browser() {
         client.close().await?;
         result
     });
-    let _ = std::fs::remove_dir_all(&profile);
     result.unwrap();
     server.stop(Duration::from_secs(10));
 }
@@ -415,8 +414,8 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
         cost
     );
     // The judge accepts the arrangement read from the page, at that cost.
-    let dir = std::env::temp_dir().join(format!("serve-browser-judge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path();
     std::fs::write(dir.join("t.in"), &input)?;
     std::fs::write(dir.join("t.out"), &output)?;
     let judged = run(
@@ -428,7 +427,6 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
         ],
         b"",
     );
-    std::fs::remove_dir_all(&dir)?;
     assert_eq!(judged.code, 0, "{}", judged.stdout_text());
     assert!(
         judged

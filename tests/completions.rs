@@ -9,10 +9,11 @@ use std::process::Command;
 
 use support::run;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cp-completions-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cp-completions-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn script(shell: &str, dir: &Path) -> PathBuf {
@@ -68,8 +69,9 @@ printf '%s\n' "${{COMPREPLY[@]}}""#,
 
 #[test]
 fn bash_completes_commands_options_and_their_values() {
-    let dir = scratch("bash");
-    let script = script("bash", &dir);
+    let tmp = scratch("bash");
+    let dir = tmp.path();
+    let script = script("bash", dir);
     let offers = |line: &str| bash_offers(&script, line);
     assert_eq!(offers("chess-puzzles qu"), ["queens"]);
     let top = offers("chess-puzzles ");
@@ -101,7 +103,6 @@ fn bash_completes_commands_options_and_their_values() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         assert!(shells.iter().any(|s| s == shell), "{shell}: {shells:?}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -109,13 +110,14 @@ fn fish_completes_commands_options_and_their_values() {
     if !available("fish") {
         return;
     }
-    let dir = scratch("fish");
-    let script = script("fish", &dir);
+    let tmp = scratch("fish");
+    let dir = tmp.path();
+    let script = script("fish", dir);
     let offers = |line: &str| -> Vec<String> {
         let program = format!("source '{}'; complete -C '{line}'", script.display());
         let got = Command::new("fish")
             .args(["--no-config", "-c", &program])
-            .env("HOME", &dir)
+            .env("HOME", dir)
             .output()
             .unwrap();
         assert!(
@@ -134,7 +136,6 @@ fn fish_completes_commands_options_and_their_values() {
     for value in ["exact", "lines", "tokens"] {
         assert!(values.iter().any(|v| v == value), "{value}: {values:?}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -142,8 +143,9 @@ fn zsh_reads_its_completion_script() {
     if !available("zsh") {
         return;
     }
-    let dir = scratch("zsh");
-    let script = script("zsh", &dir);
+    let tmp = scratch("zsh");
+    let dir = tmp.path();
+    let script = script("zsh", dir);
     // The script parses, and defining it under compinit registers the command.
     let got = Command::new("zsh").arg("-n").arg(&script).output().unwrap();
     assert!(
@@ -158,7 +160,7 @@ fn zsh_reads_its_completion_script() {
     );
     let got = Command::new("zsh")
         .args(["-f", "-c", &program])
-        .env("HOME", &dir)
+        .env("HOME", dir)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&got.stdout);
@@ -168,14 +170,14 @@ fn zsh_reads_its_completion_script() {
         String::from_utf8_lossy(&got.stderr)
     );
     assert_eq!(out.trim(), "_chess-puzzles");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn every_shell_gets_a_script_and_others_are_refused() {
-    let dir = scratch("all");
+    let tmp = scratch("all");
+    let dir = tmp.path();
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let text = std::fs::read_to_string(script(shell, &dir)).unwrap();
+        let text = std::fs::read_to_string(script(shell, dir)).unwrap();
         assert!(
             text.contains("queens") && text.contains("tolerance"),
             "{shell}"
@@ -184,7 +186,6 @@ fn every_shell_gets_a_script_and_others_are_refused() {
     let got = run(&["completions", "tcsh"], b"");
     assert_eq!(got.code, 2);
     assert!(got.stderr.contains("possible values"), "{}", got.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A manual page as `man` shows it.
@@ -208,7 +209,8 @@ fn rendered(page: &Path) -> String {
 
 #[test]
 fn manual_pages_cover_every_command() {
-    let dir = scratch("man");
+    let tmp = scratch("man");
+    let dir = tmp.path();
     let pages = dir.join("man1");
     let got = run(&["man", "--dir", pages.to_str().unwrap()], b"");
     assert_eq!(got.code, 0, "{}", got.stderr);
@@ -267,5 +269,4 @@ fn manual_pages_cover_every_command() {
         got.stdout_text()
     );
     assert!(got.stdout_text().contains(".TH chess-puzzles 1"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -130,12 +130,8 @@ fn gen_validate_solve_check_through_the_binary() {
         ("sultan", vec!["--seed", "11", "--boards", "25"]),
         ("sultan", vec!["--kind", "distinct", "--boards", "3"]),
     ] {
-        let dir = std::env::temp_dir().join(format!(
-            "cp-kit-{}-{puzzle}-{}",
-            std::process::id(),
-            gen_args.len()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let mut args = vec![puzzle, "gen"];
         args.extend(&gen_args);
         let generated = run(&args, b"");
@@ -153,7 +149,6 @@ fn gen_validate_solve_check_through_the_binary() {
         let checked = run(&[puzzle, "check", input, output.to_str().unwrap()], b"");
         assert_eq!(checked.code, 0, "{}", checked.stdout_text());
         assert!(checked.stdout_text().starts_with("accepted: "));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -356,8 +351,8 @@ fn checkers_forgive_only_the_documented_differences() {
         "wrong answer: <stdin>:1:1: expected '  260', found '260'\n"
     );
     // An invalid test input cannot be judged: exit 2, located.
-    let dir = std::env::temp_dir().join(format!("cp-kit-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let bad = dir.join("bad.in");
     std::fs::write(&bad, "1\n9 9\n").unwrap();
     let got = run(&["queens", "check", bad.to_str().unwrap(), "-"], b"");
@@ -368,5 +363,4 @@ fn checkers_forgive_only_the_documented_differences() {
         "{}",
         got.stderr
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -141,10 +141,11 @@ fn a_byte_order_mark_is_named_by_validators_and_skipped_by_solvers() {
 }
 
 /// A scratch directory for files the binary reads by path.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cp-judge-strict-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cp-judge-strict-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The three exact puzzles with their sample input and output.
@@ -185,7 +186,8 @@ fn check(
 
 #[test]
 fn nothing_after_the_last_answer_is_swallowed() {
-    let dir = scratch("after-last");
+    let tmp = scratch("after-last");
+    let dir = tmp.path();
     for (puzzle, input, output) in samples() {
         let path = dir.join(format!("{puzzle}.in"));
         std::fs::write(&path, &input).unwrap();
@@ -242,12 +244,12 @@ fn nothing_after_the_last_answer_is_swallowed() {
         assert_eq!(code, 1, "{puzzle}: {out}");
         assert!(out.starts_with("invalid: <stdin>:"), "{out}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn long_lines_and_tokens_are_judged_not_refused() {
-    let dir = scratch("long");
+    let tmp = scratch("long");
+    let dir = tmp.path();
     for (puzzle, input, output) in samples() {
         let path = dir.join(format!("{puzzle}.in"));
         std::fs::write(&path, &input).unwrap();
@@ -294,12 +296,12 @@ fn long_lines_and_tokens_are_judged_not_refused() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn wrong_answers_are_located_at_the_first_differing_byte() {
-    let dir = scratch("located");
+    let tmp = scratch("located");
+    let dir = tmp.path();
     let path = dir.join("out.txt");
     let right = std::fs::read_to_string("tests/data/queens/sample.out").unwrap();
     std::fs::write(
@@ -343,14 +345,14 @@ fn wrong_answers_are_located_at_the_first_differing_byte() {
         "{}",
         got.stdout_text()
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn check_compares_case_by_case_in_bounded_memory() {
     // 200,000 queries (800 KB) whose right answer is 64 MB: the checker gets 48 MiB of
     // address space in all, less than that answer alone, and still judges it.
-    let dir = scratch("memory");
+    let tmp = scratch("memory");
+    let dir = tmp.path();
     let input = dir.join("large.in");
     let bin = env!("CARGO_BIN_EXE_chess-puzzles");
     let generated = std::process::Command::new(bin)
@@ -385,7 +387,6 @@ fn check_compares_case_by_case_in_bounded_memory() {
         "{}",
         String::from_utf8_lossy(&got.stdout)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -420,7 +421,8 @@ fn answers_read_from_a_fifo_are_written_before_more_input_arrives() {
     use std::sync::mpsc;
     use std::time::Duration;
 
-    let dir = scratch("fifo");
+    let tmp = scratch("fifo");
+    let dir = tmp.path();
     let fifo = dir.join("queries");
     let made = Command::new("mkfifo")
         .arg(&fifo)
@@ -462,5 +464,4 @@ fn answers_read_from_a_fifo_are_written_before_more_input_arrives() {
     let rest: Vec<String> = received.try_iter().collect();
     assert_eq!(rest[0], "");
     assert_eq!(rest[1], "SOLN       COLUMN");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -633,8 +633,8 @@ fn merge_names_what_is_wrong_and_writes_no_total() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("<stdin>:5:"), "{err}");
     // Files by name, and a missing file.
-    let dir = std::env::temp_dir().join(format!("merge-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
     std::fs::write(&a, lines[..2].join("\n")).unwrap();
     std::fs::write(&b, lines[2..].join("\n")).unwrap();
@@ -642,7 +642,6 @@ fn merge_names_what_is_wrong_and_writes_no_total() {
     assert_eq!(stdout(&merged), "724\n");
     let err = fails(&["nqueens", "merge", dir.join("none.jsonl").to_str().unwrap()]);
     assert!(err.contains("none.jsonl"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -193,8 +193,8 @@ fn showdown_answers_as_the_command_line_does_with_a_step_count() {
         input,
     );
     assert_eq!(answer.status, 200, "{}", answer.text());
-    let dir = std::env::temp_dir().join(format!("serve-api-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (in_path, out_path) = (dir.join("t.in"), dir.join("t.out"));
     std::fs::write(&in_path, input).unwrap();
     std::fs::write(&out_path, &answer.body).unwrap();
@@ -208,7 +208,6 @@ fn showdown_answers_as_the_command_line_does_with_a_step_count() {
         b"",
     );
     assert_eq!(judged.code, 0, "{}{}", judged.stdout_text(), judged.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
     // Bad boards: the same located refusals.
     for bad in [
         "1\n3\n#__\n_#_\n__#\n1 1 1 1 1 1 1\n",

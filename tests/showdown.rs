@@ -5,6 +5,9 @@ use std::process::{Command, Output, Stdio};
 
 use chess_puzzles::showdown::judge::{Rejection, Verdict, check};
 
+mod support;
+use support::temp_file;
+
 const BIN: &str = env!("CARGO_BIN_EXE_chess-puzzles");
 
 fn run(args: &[&str], stdin: &str) -> Output {
@@ -22,14 +25,6 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .write_all(stdin.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
-}
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("showdown-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 const SAMPLE_IN: &str = include_str!("data/showdown/sample.in");

@@ -547,8 +547,8 @@ fn unreadable_inputs_and_bad_options_are_errors_not_verdicts() {
 
 #[test]
 fn gen_validate_solve_check_through_the_binary() {
-    let dir = std::env::temp_dir().join(format!("cp-showdown-kit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for (i, gen_args) in [
         vec!["--seed", "11", "--tests", "4", "--size", "5-12"],
         vec!["--kind", "dense", "--size", "10", "--tests", "2"],
@@ -577,5 +577,4 @@ fn gen_validate_solve_check_through_the_binary() {
         assert_eq!(checked.code, 0, "{}", checked.stdout_text());
         assert!(checked.stdout_text().contains("total: "));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

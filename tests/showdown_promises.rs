@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use chess_puzzles::showdown::judge::{Verdict, check};
-use support::{Run, SPARSE_BOARD, run};
+use support::{Run, SPARSE_BOARD, run, temp_file};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chess-puzzles");
 const SAMPLE_IN: &str = include_str!("data/showdown/sample.in");
@@ -31,14 +31,6 @@ fn timed_alone() -> MutexGuard<'static, ()> {
 /// plus the start-up (reading the input, building the first answers); the rest allows for a
 /// machine shared with other work (the tests run in parallel with each other).
 const SLACK: Duration = Duration::from_millis(1500);
-
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("showdown-promises-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
 
 fn generate(args: &[&str]) -> Vec<u8> {
     let mut all = vec!["showdown", "gen"];

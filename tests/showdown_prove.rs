@@ -391,8 +391,9 @@ mod milp {
 
         // A file of several tests: judge bytes on stdout (checked by the judge), one report
         // line per test on stderr.
-        let dir = std::env::temp_dir().join(format!("prove-{}", std::process::id()));
-        let input_path = generated_input(&dir, &["--seed", "5", "--tests", "4", "--size", "4-9"]);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let input_path = generated_input(dir, &["--seed", "5", "--tests", "4", "--size", "4-9"]);
         for model in ["lazy", "exact"] {
             let out = run(
                 &[
@@ -421,7 +422,6 @@ mod milp {
                 &out.stdout,
             );
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Tests proven side by side (`--threads 2`) are answered in the input's order, pass the
@@ -430,8 +430,9 @@ mod milp {
     #[test]
     fn proofs_side_by_side_answer_in_order() {
         let _alone = one_binary_at_a_time();
-        let dir = std::env::temp_dir().join(format!("prove-par-{}", std::process::id()));
-        let input_path = generated_input(&dir, &["--seed", "8", "--tests", "7", "--size", "3-8"]);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let input_path = generated_input(dir, &["--seed", "8", "--tests", "7", "--size", "3-8"]);
         let input = input_path.to_str().unwrap();
         let mut optima = Vec::new();
         for threads in ["1", "2"] {
@@ -497,7 +498,6 @@ mod milp {
             }
         }
         assert!(both >= 5, "only {both} of 7 small boards proven by both");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// With the whole input's limit, time the quick proofs leave goes back to a test left
@@ -507,7 +507,8 @@ mod milp {
     #[test]
     fn time_left_over_goes_back_to_an_open_test() {
         let _alone = one_binary_at_a_time();
-        let dir = std::env::temp_dir().join(format!("prove-again-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         // Test 3 of the dense benchmark file (24x24, 427 kings; its proof took 191 s on one
         // core).
         let dense = include_str!("../benches/showdown/dense/dense1_01.in");
@@ -518,7 +519,7 @@ mod milp {
         }
         let side: usize = lines[at].trim().parse().unwrap();
         let hard_text = lines[at..at + side + 2].join("\n") + "\n";
-        let easy = generated_input(&dir, &["--seed", "8", "--tests", "4", "--size", "3-6"]);
+        let easy = generated_input(dir, &["--seed", "8", "--tests", "4", "--size", "3-6"]);
         let easy = std::fs::read_to_string(easy).unwrap();
         let (count, easy_text) = easy.split_once('\n').unwrap();
         let input_path = dir.join("hard-first.in");
@@ -567,7 +568,6 @@ mod milp {
             );
             assert_judged(&dir.join("t.out"), input, &out.stdout);
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The time limit holds on a large sparse board (100x100, 2% kings: long lines, whose
@@ -578,8 +578,9 @@ mod milp {
     #[test]
     fn the_time_limit_holds_on_a_large_sparse_board() {
         let _alone = one_binary_at_a_time();
-        let dir = std::env::temp_dir().join(format!("prove-sparse-{}", std::process::id()));
-        let input_path = generated_input(&dir, SPARSE_BOARD);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let input_path = generated_input(dir, SPARSE_BOARD);
         let input = input_path.to_str().unwrap();
         for (limit, milp) in [(0.3, false), (1.5, true)] {
             let started = Instant::now();
@@ -615,7 +616,6 @@ mod milp {
             }
             assert_judged(&dir.join("t.out"), input, &out.stdout);
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Ctrl-C (SIGINT) ends a long proof with what it has: every test answered validly, the
@@ -624,9 +624,10 @@ mod milp {
     fn ctrl_c_writes_what_it_has() {
         let _alone = one_binary_at_a_time();
         use std::process::{Command, Stdio};
-        let dir = std::env::temp_dir().join(format!("prove-int-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let input_path = generated_input(
-            &dir,
+            dir,
             &[
                 "--seed", "3", "--tests", "3", "--size", "20", "--kind", "dense", "--costs",
                 "uniform",
@@ -666,7 +667,6 @@ mod milp {
             input_path.to_str().unwrap(),
             &output.stdout,
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Bad input is refused as without `--prove`: located, exit 2.

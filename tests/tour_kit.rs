@@ -484,8 +484,8 @@ fn checker_forgives_only_the_documented_differences() {
     assert_eq!(check(&squeezed, &["--tolerance", "tokens"]).0, 0);
     assert_eq!(check(&squeezed, &[]).0, 1);
     // An input the solver cannot read cannot be judged: exit 2, located in the input.
-    let dir = std::env::temp_dir().join(format!("cp-tour-kit-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let bad = dir.join("bad.in");
     std::fs::write(&bad, "1\n........\n").unwrap();
     let got = run(&["tour", "check", bad.to_str().unwrap(), "-"], b"");
@@ -495,7 +495,6 @@ fn checker_forgives_only_the_documented_differences() {
         "{}",
         got.stderr
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -525,8 +524,8 @@ fn unreadable_inputs_are_errors_not_verdicts() {
 
 #[test]
 fn gen_validate_solve_check_through_the_binary() {
-    let dir = std::env::temp_dir().join(format!("cp-tour-kit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for (i, gen_args) in [
         vec!["--seed", "11", "--scenarios", "25"],
         vec!["--kind", "impossible", "--knights", "5-9"],
@@ -559,5 +558,4 @@ fn gen_validate_solve_check_through_the_binary() {
         assert_eq!(checked.code, 0, "{}", checked.stdout_text());
         assert!(checked.stdout_text().starts_with("accepted: "));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -296,7 +296,6 @@ fn every_solver_describes_its_input_and_ends_with_examples_that_run() {
         bin.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let dir = std::env::temp_dir().join(format!("cp-examples-{}", std::process::id()));
     for screen in [
         &["queens"][..],
         &["sultan"],
@@ -316,13 +315,14 @@ fn every_solver_describes_its_input_and_ends_with_examples_that_run() {
             assert!(text.contains("\nOutput: "), "{screen:?}: {text}");
         }
         // Each example runs as written, in a fresh directory, in order.
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         for line in examples(screen) {
             let got = std::process::Command::new("sh")
                 .args(["-c", &line])
-                .current_dir(&dir)
+                .current_dir(dir)
                 .env("PATH", &path)
-                .env("HOME", &dir)
+                .env("HOME", dir)
                 .output()
                 .unwrap();
             let stderr = String::from_utf8_lossy(&got.stderr);
@@ -332,7 +332,6 @@ fn every_solver_describes_its_input_and_ends_with_examples_that_run() {
                 assert!(!got.stdout.is_empty(), "{line} prints something");
             }
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(help(&["nqueens", "best"]).contains("per board its side n"));
 }

@@ -5,6 +5,40 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// A file alone in a temporary directory of its own; both go when it is dropped, so a test
+/// that fails leaves nothing behind either.
+pub struct TempFile {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempFile {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempFile {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+/// Writes `bytes` to a file called `name` in a fresh temporary directory.
+pub fn temp_file(name: &str, bytes: impl AsRef<[u8]>) -> TempFile {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("a temporary file");
+    TempFile { path, _dir: dir }
+}
+
 /// What a run of the binary produced.
 pub struct Run {
     pub code: i32,
