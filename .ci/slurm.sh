@@ -78,15 +78,6 @@ wait_for() {
 mkdir -p "$tmp"/{munge,state,spool,log,runs}
 chmod 700 "$tmp/munge"
 
-# Two free TCP ports for slurmctld and slurmd (a connection that succeeds means a port is taken).
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-ctld_port=''
-for ((p = 16817; p < 17817; p += 2)); do
-    if port_free "$p" && port_free $((p + 1)); then ctld_port=$p; break; fi
-done
-[[ -n $ctld_port ]] || die "no two free ports between 16817 and 17817"
-slurmd_port=$((ctld_port + 1))
-
 say "starting munged"
 dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$tmp/munge/munge.key"
@@ -101,11 +92,13 @@ wait_for 15 "munged answering on $socket" munge_works
 # The node as slurmd sees this machine (CPUs, sockets, cores, threads, memory), named localhost.
 hardware=$(slurmd -C | sed -n 's/^NodeName=[^ ]* //p')
 [[ $hardware == *CPUs=* ]] || die "slurmd -C did not describe this machine: $(slurmd -C 2>&1)"
-cat >"$tmp/slurm.conf" <<EOF
+# `write_conf PORT`: the configuration, slurmctld on PORT and slurmd on PORT + 1.
+write_conf() {
+    cat >"$tmp/slurm.conf" <<EOF
 ClusterName=chesspuzzles
 SlurmctldHost=localhost
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
+SlurmctldPort=$1
+SlurmdPort=$(($1 + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -134,16 +127,11 @@ MaxArraySize=32
 NodeName=localhost NodeAddr=127.0.0.1 $hardware State=UNKNOWN
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
+}
 : >"$tmp/plugstack.conf"
 export SLURM_CONF=$tmp/slurm.conf
 
-say "starting slurmctld (port $ctld_port) and slurmd (port $slurmd_port)"
-slurmctld -D -c -f "$SLURM_CONF" >>"$tmp/log/slurmctld.out" 2>&1 &
-pids+=($!)
 ctld_up() { scontrol ping >/dev/null 2>&1; }
-wait_for 30 "slurmctld answering" ctld_up
-slurmd -D -N localhost -f "$SLURM_CONF" >>"$tmp/log/slurmd.out" 2>&1 &
-pids+=($!)
 node_idle() {
     local state
     state=$(sinfo -h -n localhost -o %T 2>/dev/null) || return 1
@@ -153,7 +141,60 @@ node_idle() {
     *) return 1 ;;
     esac
 }
-wait_for 60 "the node idle" node_idle
+# `wait_alive SECONDS PID COMMAND...`: runs COMMAND every 0.2 s until it succeeds (status 0), or
+# the daemon PID has exited (status 1), or SECONDS have passed (the test fails).
+wait_alive() {
+    local deadline=$((SECONDS + $1)) pid=$2
+    shift 2
+    until "$@"; do
+        kill -0 "$pid" 2>/dev/null || return 1
+        ((SECONDS < deadline)) || die "$*: not within $1 s"
+        sleep 0.2
+    done
+}
+# `stop_daemon PID`: stops a daemon that came up wrong, bounded, and takes it out of pids.
+stop_daemon() {
+    kill -TERM "$1" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+    local kept=() p
+    for p in "${pids[@]}"; do [[ $p == "$1" ]] || kept+=("$p"); done
+    pids=("${kept[@]}")
+}
+
+# Two TCP ports for slurmctld and slurmd, below Linux's ephemeral range (32768-60999), where
+# only a listener can hold one; a port nothing listens on may still be bound by a socket that
+# does not listen, so when a daemon exits before it answers (its bind failed), both are
+# stopped and started again on two other ports, up to 10 times.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+ctld_port=''
+for _ in $(seq 10); do
+    p=$((16817 + 2 * (RANDOM % 500)))
+    if listening "$p" || listening $((p + 1)); then continue; fi
+    write_conf "$p"
+    say "starting slurmctld (port $p) and slurmd (port $((p + 1)))"
+    slurmctld -D -c -f "$SLURM_CONF" >>"$tmp/log/slurmctld.out" 2>&1 &
+    ctld=$!
+    pids+=("$ctld")
+    if wait_alive 30 "$ctld" ctld_up; then
+        slurmd -D -N localhost -f "$SLURM_CONF" >>"$tmp/log/slurmd.out" 2>&1 &
+        node=$!
+        pids+=("$node")
+        if wait_alive 60 "$node" node_idle && kill -0 "$ctld" 2>/dev/null; then
+            ctld_port=$p
+            break
+        fi
+        say "slurmd did not come up on port $((p + 1)):"
+        tail -n 5 "$tmp/log/slurmd.log" "$tmp/log/slurmd.out" >&2 2>/dev/null || true
+        stop_daemon "$node"
+    else
+        say "slurmctld did not come up on port $p:"
+        tail -n 5 "$tmp/log/slurmctld.log" "$tmp/log/slurmctld.out" >&2 2>/dev/null || true
+    fi
+    stop_daemon "$ctld"
+done
+[[ -n $ctld_port ]] || die "slurmctld and slurmd did not start on any of 10 pairs of ports"
 
 say "building the release binary"
 cargo build --release --quiet
