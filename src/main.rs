@@ -8,8 +8,9 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    match cli::run(args) {
-        Ok(verdict) => verdict.exit_code(),
+    let code = match cli::run(args) {
+        Ok(verdict) => verdict.code(),
         Err(failure) => failure.report(),
-    }
+    };
+    cli::exit(code)
 }

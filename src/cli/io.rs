@@ -5,7 +5,6 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, StdoutLock, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::rc::Rc;
 
 use chess_puzzles::error::{InputError, RunError};
@@ -29,12 +28,13 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn exit_code(self) -> ExitCode {
+    /// The exit code.
+    pub fn code(self) -> u8 {
         match self {
-            Verdict::Done => ExitCode::SUCCESS,
-            Verdict::Rejected => ExitCode::from(1),
-            Verdict::OutOfTime => ExitCode::from(OUT_OF_TIME),
-            Verdict::Interrupted => ExitCode::from(super::interrupt::EXIT_CODE),
+            Verdict::Done => 0,
+            Verdict::Rejected => 1,
+            Verdict::OutOfTime => OUT_OF_TIME,
+            Verdict::Interrupted => super::interrupt::EXIT_CODE,
         }
     }
 }
@@ -64,16 +64,16 @@ impl Failure {
     }
 
     /// Prints the message (nothing for a closed output pipe) and gives the exit code.
-    pub fn report(self) -> ExitCode {
+    pub fn report(self) -> u8 {
         let message = match self {
             Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                return ExitCode::SUCCESS;
+                return 0;
             }
             // Our own flush before reading more input met the closed pipe.
             Failure::Input {
                 error: InputError::Io(e),
                 ..
-            } if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+            } if e.kind() == io::ErrorKind::BrokenPipe => return 0,
             Failure::Input {
                 name,
                 error: InputError::Parse(e),
@@ -84,7 +84,7 @@ impl Failure {
         };
         // If standard error is gone too there is nobody left to tell.
         let _ = writeln!(io::stderr(), "error: {message}");
-        ExitCode::from(2)
+        2
     }
 }
 

@@ -147,6 +147,23 @@ pub fn run(cli: Cli) -> Result<Verdict, Failure> {
     Ok(verdict)
 }
 
+/// The program's exit code `code`, once everything is written. When a MILP solve of the proof
+/// mode was left running (it did not stop at its deadline, see
+/// `showdown::prove::solves_left_running`), the process ends here at once (`_exit`) with its
+/// output flushed, so that no C++ static of the solver is torn down while it still works.
+pub fn exit(code: u8) -> std::process::ExitCode {
+    #[cfg(all(feature = "milp", unix))]
+    if chess_puzzles::showdown::prove::solves_left_running() {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // Safety: `_exit` ends the process without running anything more; every output was
+        // flushed above.
+        unsafe { libc::_exit(i32::from(code)) }
+    }
+    std::process::ExitCode::from(code)
+}
+
 /// `chess-puzzles completions SHELL`: the script, generated from the argument definitions.
 fn completions(shell: clap_complete::Shell, out: &mut io::Output) -> Result<Verdict, Failure> {
     let mut command = Cli::command();

@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_char, c_int, c_void};
 use std::io::{Read, Write};
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use highs::{HighsModelStatus, RowProblem, Sense};
@@ -130,6 +130,10 @@ const PRESOLVE_SURE_NONZEROS_PER_SECOND: f64 = 5.0e5;
 /// seconds in others. A model handed over with less time left than this rate allows is solved
 /// without them (the warm start is an answer already).
 const HURRIED_NONZEROS_PER_SECOND: f64 = 1.0e5;
+/// A model of more nonzeros than this is freed on a thread of its own once its proof has
+/// ended, so that the answer is not held up: freeing the model of a 160x160 board with 1%
+/// kings (4.1 million nonzeros) took 0.33 s.
+const FREE_ASIDE_NONZEROS: usize = 200_000;
 /// The node limit of the branch and bound that completes a relaxation's answer.
 const REPAIR_NODES: u64 = 20_000;
 
@@ -145,8 +149,11 @@ pub fn certified(instance: &Instance, value: f64) -> u64 {
 }
 
 /// Proves `start` optimal or improves it, until `deadline` or until `interrupt` is raised.
-/// `progress` is called now and then from the solving thread. With `seed`, HiGHS's random
+/// `progress` is called now and then from the calling thread. With `seed`, HiGHS's random
 /// choices; with `threads` above 1, HiGHS's parallel tree search on that many threads.
+/// Each solve runs on a thread of its own; one that has not stopped 0.1 s after the deadline
+/// (or the interrupt) is left to stop on its own, and the proof ends with what it reported
+/// (see [`solves_left_running`]).
 #[allow(clippy::too_many_arguments)]
 pub fn prove(
     instance: &Instance,
@@ -289,6 +296,13 @@ pub fn prove(
     } else {
         ending
     };
+    let kings = model.king_count();
+    if model.nonzeros() > FREE_ASIDE_NONZEROS {
+        // Should the thread not start, the closure and the model are dropped here.
+        let _ = std::thread::Builder::new()
+            .name("free-model".into())
+            .spawn(move || drop((model, candidates)));
+    }
     Proof {
         solution: Solution {
             lower_bound: bound.min(best.cost),
@@ -297,7 +311,7 @@ pub fn prove(
         ending,
         rounds,
         exact_kings,
-        kings: model.king_count(),
+        kings,
     }
 }
 
@@ -905,28 +919,51 @@ struct Round {
     solutions: Vec<Vec<f64>>,
 }
 
-/// What the callback sees and keeps.
-struct Watch<'a> {
-    interrupt: &'a AtomicBool,
+/// What the solver's thread returns when its solve has ended (the solutions it found on its
+/// way are in [`Shared`]).
+struct Ended {
+    status: HighsModelStatus,
+    dual_bound: f64,
+    gap_closed: bool,
+    last: Option<Vec<f64>>,
+}
+
+/// What the solver's callback and the thread waiting for the solve share.
+struct Shared {
+    /// Raised by the waiting thread (an interrupt, or a solve left running).
+    stop: AtomicBool,
     /// The solve stops here too, should HiGHS's own clock run late.
     deadline: Instant,
     columns: usize,
-    solutions: Vec<Vec<f64>>,
-    on_bound: &'a mut dyn FnMut(f64),
-    last_report: Instant,
+    /// Every improving solution seen during the solve.
+    solutions: Mutex<Vec<Vec<f64>>>,
+    /// The last dual bound the solver reported (a lower bound of the model's optimum), as
+    /// the bits of an `f64`; minus infinity before the first.
+    dual_bound: AtomicU64,
 }
 
-impl Watch<'_> {
+impl Shared {
     fn stops(&self) -> bool {
-        self.interrupt.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+        self.stop.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    fn dual_bound(&self) -> f64 {
+        f64::from_bits(self.dual_bound.load(Ordering::Relaxed))
+    }
+
+    fn take_solutions(&self) -> Vec<Vec<f64>> {
+        self.solutions
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default()
     }
 }
 
-/// HiGHS's callback: keeps improving solutions, reports the dual bound, stops on interrupt
+/// HiGHS's callback: keeps improving solutions, records the dual bound, stops on interrupt
 /// or at the deadline.
 ///
 /// # Safety
-/// Called by HiGHS during `Highs_run` with `user` the `Watch` given to `Highs_setCallback`,
+/// Called by HiGHS during `Highs_run` with `user` the `Shared` given to `Highs_setCallback`,
 /// which outlives the run; `out` and `input` are HiGHS's valid data for this call.
 unsafe extern "C" fn on_event(
     kind: c_int,
@@ -938,37 +975,66 @@ unsafe extern "C" fn on_event(
     if user.is_null() || out.is_null() {
         return;
     }
-    // Safety: see the function's doc; HiGHS runs a MIP's callbacks on one thread at a time.
-    let (watch, out) = unsafe { (&mut *(user as *mut Watch), &*out) };
+    // Safety: see the function's doc.
+    let (shared, out) = unsafe { (&*(user as *const Shared), &*out) };
     if kind == highs_sys::kHighsCallbackMipImprovingSolution as c_int {
         let size = usize::try_from(out.mip_solution_size).unwrap_or(0);
-        if !out.mip_solution.is_null() && size == watch.columns {
+        if !out.mip_solution.is_null() && size == shared.columns {
             // Safety: HiGHS hands a solution of `mip_solution_size` values.
             let values = unsafe { std::slice::from_raw_parts(out.mip_solution, size) };
-            watch.solutions.push(values.to_vec());
+            if let Ok(mut solutions) = shared.solutions.lock() {
+                solutions.push(values.to_vec());
+            }
         }
     } else if kind == highs_sys::kHighsCallbackSimplexInterrupt as c_int {
-        if watch.stops() && !input.is_null() {
+        if shared.stops() && !input.is_null() {
             // Safety: `input` is HiGHS's valid input data for this call.
             unsafe { (*input).user_interrupt = 1 };
         }
     } else if kind == highs_sys::kHighsCallbackMipInterrupt as c_int {
-        if watch.stops() && !input.is_null() {
+        if shared.stops() && !input.is_null() {
             // Safety: `input` is HiGHS's valid input data for this call.
             unsafe { (*input).user_interrupt = 1 };
         }
-        if watch.last_report.elapsed() >= Duration::from_millis(200) {
-            watch.last_report = Instant::now();
-            (watch.on_bound)(out.mip_dual_bound);
+        if out.mip_dual_bound.is_finite() {
+            shared
+                .dual_bound
+                .store(out.mip_dual_bound.to_bits(), Ordering::Relaxed);
         }
     }
 }
 
+/// Raised when a solve was left running past its deadline (see [`solve_model`]).
+static LEFT_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// True when a MILP solve was left running on its own thread because it did not stop in
+/// time (some of HiGHS's steps never look at the clock). HiGHS may then still be working
+/// when the process ends: a program should end with `_exit` once its output is flushed, so
+/// that no C++ static is torn down under the solver.
+pub fn solves_left_running() -> bool {
+    LEFT_RUNNING.load(Ordering::SeqCst)
+}
+
+/// How long a solve is waited for once its deadline has passed (or the interrupt has been
+/// raised) before it is left to end on its own thread. On the statement's boards HiGHS
+/// stops within milliseconds of either; on large models some of its steps never look at
+/// the clock and ran seconds late.
+const LATE_GRACE: Duration = Duration::from_millis(100);
+/// How often the waiting thread looks at the solve, the interrupt and the clock.
+const WAIT_POLL: Duration = Duration::from_millis(10);
+/// How often the dual bound is reported while a solve runs.
+const REPORT_EVERY: Duration = Duration::from_millis(200);
+
 /// Solves the model by HiGHS from the warm start `warm`, until `deadline`: the solver's own
 /// time limit is what is left once the model is handed over, which on the largest boards
-/// (millions of rows) takes seconds. With `threads` above 1, HiGHS's parallel tree search
-/// (its pool of threads belongs to the calling thread, made by its first solve: every solve
-/// of a thread must ask for the same number).
+/// (millions of rows) takes seconds. With `threads` above 1, HiGHS's parallel tree search.
+///
+/// The solve runs on a thread of its own (HiGHS's pool of threads belongs to the thread
+/// that solves; a new one each solve). The calling thread waits, reports the dual bound to
+/// `on_bound`, passes `interrupt` on, and once the deadline (or the interrupt) is
+/// [`LATE_GRACE`] behind it, returns with what the solve has reported so far (its
+/// solutions and its last dual bound), leaving the solver to stop on its own; see
+/// [`solves_left_running`].
 fn solve_model(
     model: &Model,
     warm: &[f64],
@@ -996,84 +1062,176 @@ fn solve_model(
             row.entries.iter().map(|&(c, a)| (cols[c], a)),
         );
     }
-    let failed = |what: &str| ProveError::Solver(what.to_string());
-    let mut highs = problem
-        .try_optimise(Sense::Minimise)
-        .map_err(|e| ProveError::Solver(format!("{e:?}")))?;
-    highs.make_quiet();
-    let options: [(&str, f64); 2] = [("mip_rel_gap", 0.0), ("mip_abs_gap", 0.0)];
-    for (name, value) in options {
-        highs
-            .try_set_option(name, value)
-            .map_err(|_| failed(name))?;
-    }
-    highs
-        .try_set_option("random_seed", (seed % (i32::MAX as u64)) as i32)
-        .map_err(|_| failed("random_seed"))?;
-    highs.set_threads(threads);
-    if threads.get() > 1 {
-        highs
-            .try_set_option("parallel", "on")
-            .map_err(|_| failed("parallel"))?;
-    }
-    highs
-        .try_set_solution(Some(warm), None, None, None)
-        .map_err(|e| ProveError::Solver(format!("warm start: {e:?}")))?;
-    let mut watch = Watch {
-        interrupt,
+    drop(cols);
+    let shared = Arc::new(Shared {
+        stop: AtomicBool::new(interrupt.load(Ordering::Relaxed)),
         deadline,
         columns: model.columns().len(),
-        solutions: Vec::new(),
-        on_bound,
-        last_report: Instant::now(),
+        solutions: Mutex::new(Vec::new()),
+        dual_bound: AtomicU64::new(f64::NEG_INFINITY.to_bits()),
+    });
+    let job = SolveJob {
+        problem,
+        warm: warm.to_vec(),
+        deadline,
+        seed,
+        threads,
+        nonzeros: model.nonzeros(),
     };
-    let time = deadline.saturating_duration_since(Instant::now());
-    highs
-        .try_set_option("time_limit", time.as_secs_f64().max(0.001))
-        .map_err(|_| failed("time_limit"))?;
-    let nonzeros = model.nonzeros();
-    if nonzeros as f64 > PRESOLVE_SURE_NONZEROS_PER_SECOND * time.as_secs_f64() {
-        highs
-            .try_set_option("presolve", "off")
-            .map_err(|_| failed("presolve"))?;
-    }
-    if nonzeros as f64 > HURRIED_NONZEROS_PER_SECOND * time.as_secs_f64() {
-        for option in ["mip_detect_symmetry", "mip_heuristic_run_feasibility_jump"] {
-            highs
-                .try_set_option(option, false)
-                .map_err(|_| failed(option))?;
+    let (sender, receiver) = mpsc::channel();
+    let theirs = Arc::clone(&shared);
+    std::thread::Builder::new()
+        .name("highs".into())
+        .spawn(move || {
+            let ended = job.run(&theirs);
+            let _ = sender.send(ended);
+        })
+        .map_err(|e| ProveError::Solver(format!("no thread for the solver: {e}")))?;
+
+    let mut last_report = Instant::now();
+    let mut reported = f64::NEG_INFINITY;
+    let mut stopping_since: Option<Instant> = None;
+    loop {
+        let received = receiver.recv_timeout(WAIT_POLL);
+        let now = Instant::now();
+        let bound = shared.dual_bound();
+        if bound != reported && (received.is_ok() || now - last_report >= REPORT_EVERY) {
+            reported = bound;
+            last_report = now;
+            on_bound(bound);
+        }
+        match received {
+            Ok(ended) => {
+                let ended = ended?;
+                return Ok(Round {
+                    status: ended.status,
+                    dual_bound: ended.dual_bound.max(shared.dual_bound()),
+                    gap_closed: ended.gap_closed,
+                    last: ended.last,
+                    solutions: shared.take_solutions(),
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(ProveError::Solver(
+                    "the solver's thread ended without a result".into(),
+                ));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let interrupted = interrupt.load(Ordering::Relaxed);
+        if interrupted {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if interrupted || now >= deadline {
+            let since = *stopping_since.get_or_insert(now);
+            if now - since >= LATE_GRACE {
+                shared.stop.store(true, Ordering::Relaxed);
+                LEFT_RUNNING.store(true, Ordering::SeqCst);
+                return Ok(Round {
+                    status: if interrupted {
+                        HighsModelStatus::ReachedInterrupt
+                    } else {
+                        HighsModelStatus::ReachedTimeLimit
+                    },
+                    dual_bound: shared.dual_bound(),
+                    gap_closed: false,
+                    last: None,
+                    solutions: shared.take_solutions(),
+                });
+            }
         }
     }
+}
 
-    let ptr = highs.as_mut_ptr();
-    // Safety: `watch` lives until after the solve below, which is the only time HiGHS calls
-    // the callback; `ptr` is the live model's.
-    unsafe {
-        highs_sys::Highs_setCallback(ptr, Some(on_event), &mut watch as *mut Watch as *mut c_void);
-        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipImprovingSolution);
-        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
-        highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackSimplexInterrupt);
+/// A model handed to the solver's thread, with how to solve it.
+struct SolveJob {
+    problem: RowProblem,
+    warm: Vec<f64>,
+    deadline: Instant,
+    seed: u64,
+    threads: NonZeroU32,
+    nonzeros: usize,
+}
+
+impl SolveJob {
+    /// Hands the model to HiGHS and solves it (on the solver's thread), `shared` its
+    /// callback's data.
+    fn run(self, shared: &Shared) -> Result<Ended, ProveError> {
+        let failed = |what: &str| ProveError::Solver(what.to_string());
+        let mut highs = self
+            .problem
+            .try_optimise(Sense::Minimise)
+            .map_err(|e| ProveError::Solver(format!("{e:?}")))?;
+        highs.make_quiet();
+        let options: [(&str, f64); 2] = [("mip_rel_gap", 0.0), ("mip_abs_gap", 0.0)];
+        for (name, value) in options {
+            highs
+                .try_set_option(name, value)
+                .map_err(|_| failed(name))?;
+        }
+        highs
+            .try_set_option("random_seed", (self.seed % (i32::MAX as u64)) as i32)
+            .map_err(|_| failed("random_seed"))?;
+        highs.set_threads(self.threads);
+        if self.threads.get() > 1 {
+            highs
+                .try_set_option("parallel", "on")
+                .map_err(|_| failed("parallel"))?;
+        }
+        highs
+            .try_set_solution(Some(&self.warm), None, None, None)
+            .map_err(|e| ProveError::Solver(format!("warm start: {e:?}")))?;
+        let time = self.deadline.saturating_duration_since(Instant::now());
+        highs
+            .try_set_option("time_limit", time.as_secs_f64().max(0.001))
+            .map_err(|_| failed("time_limit"))?;
+        let nonzeros = self.nonzeros as f64;
+        if nonzeros > PRESOLVE_SURE_NONZEROS_PER_SECOND * time.as_secs_f64() {
+            highs
+                .try_set_option("presolve", "off")
+                .map_err(|_| failed("presolve"))?;
+        }
+        if nonzeros > HURRIED_NONZEROS_PER_SECOND * time.as_secs_f64() {
+            for option in ["mip_detect_symmetry", "mip_heuristic_run_feasibility_jump"] {
+                highs
+                    .try_set_option(option, false)
+                    .map_err(|_| failed(option))?;
+            }
+        }
+
+        let ptr = highs.as_mut_ptr();
+        // Safety: `shared` outlives the solve below, which is the only time HiGHS calls the
+        // callback, and the callback only reads it or locks its mutex; `ptr` is the live
+        // model's.
+        unsafe {
+            highs_sys::Highs_setCallback(
+                ptr,
+                Some(on_event),
+                shared as *const Shared as *mut c_void,
+            );
+            highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipImprovingSolution);
+            highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
+            highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackSimplexInterrupt);
+        }
+        let solved = highs
+            .try_solve()
+            .map_err(|e| ProveError::Solver(format!("{e:?}")))?;
+        let status = solved.status();
+        let dual_bound = solved
+            .double_info_value(c"mip_dual_bound")
+            .unwrap_or(f64::NEG_INFINITY);
+        let primal = solved.objective_value();
+        let gap = solved.mip_gap();
+        let has_solution = solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
+        let last = has_solution.then(|| solved.get_solution().columns().to_vec());
+        let gap_closed = status == HighsModelStatus::Optimal
+            && has_solution
+            && (gap <= 1e-9 || primal - dual_bound < 0.5);
+        Ok(Ended {
+            status,
+            dual_bound,
+            gap_closed,
+            last,
+        })
     }
-    let solved = highs.try_solve();
-    let solutions = std::mem::take(&mut watch.solutions);
-    drop(watch);
-    let solved = solved.map_err(|e| ProveError::Solver(format!("{e:?}")))?;
-    let status = solved.status();
-    let dual_bound = solved
-        .double_info_value(c"mip_dual_bound")
-        .unwrap_or(f64::NEG_INFINITY);
-    let primal = solved.objective_value();
-    let gap = solved.mip_gap();
-    let has_solution = solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible;
-    let last = has_solution.then(|| solved.get_solution().columns().to_vec());
-    let gap_closed = status == HighsModelStatus::Optimal
-        && has_solution
-        && (gap <= 1e-9 || primal - dual_bound < 0.5);
-    Ok(Round {
-        status,
-        dual_bound,
-        gap_closed,
-        last,
-        solutions,
-    })
 }
