@@ -915,17 +915,8 @@ struct Round {
     gap_closed: bool,
     /// The final solution's column values, if there is one.
     last: Option<Vec<f64>>,
-    /// Every improving solution seen during the solve.
+    /// Every improving solution seen during the solve (filled in by the waiting thread).
     solutions: Vec<Vec<f64>>,
-}
-
-/// What the solver's thread returns when its solve has ended (the solutions it found on its
-/// way are in [`Shared`]).
-struct Ended {
-    status: HighsModelStatus,
-    dual_bound: f64,
-    gap_closed: bool,
-    last: Option<Vec<f64>>,
 }
 
 /// What the solver's callback and the thread waiting for the solve share.
@@ -1102,14 +1093,10 @@ fn solve_model(
         }
         match received {
             Ok(ended) => {
-                let ended = ended?;
-                return Ok(Round {
-                    status: ended.status,
-                    dual_bound: ended.dual_bound.max(shared.dual_bound()),
-                    gap_closed: ended.gap_closed,
-                    last: ended.last,
-                    solutions: shared.take_solutions(),
-                });
+                let mut round = ended?;
+                round.dual_bound = round.dual_bound.max(shared.dual_bound());
+                round.solutions = shared.take_solutions();
+                return Ok(round);
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(ProveError::Solver(
@@ -1156,7 +1143,7 @@ struct SolveJob {
 impl SolveJob {
     /// Hands the model to HiGHS and solves it (on the solver's thread), `shared` its
     /// callback's data.
-    fn run(self, shared: &Shared) -> Result<Ended, ProveError> {
+    fn run(self, shared: &Shared) -> Result<Round, ProveError> {
         let failed = |what: &str| ProveError::Solver(what.to_string());
         let mut highs = self
             .problem
@@ -1227,11 +1214,12 @@ impl SolveJob {
         let gap_closed = status == HighsModelStatus::Optimal
             && has_solution
             && (gap <= 1e-9 || primal - dual_bound < 0.5);
-        Ok(Ended {
+        Ok(Round {
             status,
             dual_bound,
             gap_closed,
             last,
+            solutions: Vec::new(),
         })
     }
 }
