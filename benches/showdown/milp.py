@@ -22,8 +22,10 @@ The models are written from the statement, independently of the Rust code:
     same over the empty squares between;
   - in both, a cannon with no king between (binary w): w <= x[t,s], w <= sum_b o[b],
     sum_b o[b] <= 1 + |B| (1 - w): exactly one of our pieces between.
+  - paths: instead of chains per king, one path of flow per line of the board through the
+    states that decide its checks (solve_paths); the same optima, a slightly higher LP;
   cover drops the blocking (a relaxation: its optimum or dual bound is a lower bound only);
-  lp and exact-lp solve the LP relaxations.
+  lp, exact-lp and paths-lp solve the LP relaxations.
 With --start, each test starts from an answer (ours), so the MILP only has to prove it or
 beat it; --answers writes the incumbents, which `chess-puzzles showdown check` verifies.
 """
@@ -74,6 +76,8 @@ def solve(n, rows, costs, time_limit, threads, model="exact", start=None):
         return solve_cover(n, rows, costs, time_limit, threads)
     if model in ("exact", "exact-lp"):
         return solve_chain(n, rows, costs, time_limit, threads, model == "exact-lp", start)
+    if model in ("paths", "paths-lp"):
+        return solve_paths(n, rows, costs, time_limit, threads, model == "paths-lp")
     king = lambda r, c: rows[r][c] == "#"
     inside = lambda r, c: 0 <= r < n and 0 <= c < n
     empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
@@ -252,6 +256,97 @@ def solve_chain(n, rows, costs, time_limit, threads, lp, start):
     return run(h, x, lp)
 
 
+def solve_paths(n, rows, costs, time_limit, threads, lp):
+    """The exact model with a path per line of the board instead of chains per king.
+
+    Each line (row, column, diagonal) is walked from one end to the other; what it holds so
+    far matters only through the kinds of its last two things (kings included): the last is
+    a king, a slider along the line (the rook on rows and columns, the bishop and the horse
+    on diagonals), a cannon (rows and columns), another piece or nothing, the one before it
+    a king, a cannon or anything else. A continuous arc per (square, state, choice: no piece
+    or a class of pieces) carries one unit of flow from the line's first square to its last;
+    the arcs of a class on a square sum to the x of its kinds there. The checks are read off
+    the arcs: a king reached right after a slider, or two things after a cannon, is checked
+    from behind; a slider right after a king, or a cannon two things after one, checks it
+    from the other side. Leaps and steps are x themselves. With the x integer the flows are
+    too; each line's LP is the convex hull of its placements and their checks, so this LP is
+    at least the chains' (exact-lp).
+    """
+    king = lambda r, c: rows[r][c] == "#"
+    empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
+    kings = [(r, c) for r in range(n) for c in range(n) if king(r, c)]
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(time_limit))
+    h.setOptionValue("threads", threads)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    inf = highspy.kHighsInf
+    kind = highspy.HighsVarType.kContinuous if lp else highspy.HighsVarType.kInteger
+    x = {}
+    for s in empties:
+        for t in range(8):
+            x[t, s] = h.addVariable(0, 1, costs[t], type=kind)
+    for s in empties:
+        h.addRow(-inf, 1, 8, [x[t, s].index for t in range(8)], [1.0] * 8)
+    h.addRow(1, inf, len(x), [v.index for v in x.values()], [1.0] * len(x))
+    checks = {k: [] for k in kings}
+    for (kr, kc) in kings:
+        for t, (leaps, _, _) in enumerate(MOVES):
+            for dr, dc in leaps:
+                s = (kr - dr, kc - dc)
+                if 0 <= s[0] < n and 0 <= s[1] < n and not king(*s):
+                    checks[kr, kc].append(x[t, s].index)
+    lines = [([(r, c) for c in range(n)], True) for r in range(n)]
+    lines += [([(r, c) for r in range(n)], True) for c in range(n)]
+    for d in range(-(n - 1), n):
+        lines.append(([(r, r - d) for r in range(n) if 0 <= r - d < n], False))
+        lines.append(([(r, d + n - 1 - r) for r in range(n) if 0 <= d + n - 1 - r < n], False))
+    for squares, ortho in lines:
+        classes = {"S": [1], "C": [7], "O": [0, 2, 3, 4, 5, 6]} if ortho else \
+            {"S": [0, 5], "O": [1, 2, 3, 4, 6, 7]}
+        behind = {"N": "N", "K": "K", "C": "C", "S": "X", "O": "X"}
+        inflow = {("N", "N"): None}  # state -> the arcs into it (None: the source)
+        last_king = second_king = None
+        for r, c in squares:
+            here = {}  # class -> the arcs choosing it on this square
+            into = {}
+            for (a, b), arcs_in in inflow.items():
+                out = []
+                for choice in (["K"] if king(r, c) else ["-"] + list(classes)):
+                    target = None
+                    if choice == "-":
+                        state = (a, b)
+                    else:
+                        state = (behind[b] if ortho else "N", choice)
+                        if choice == "K" and (b == "S" or a == "C"):
+                            target = (r, c)
+                        elif choice == "S" and b == "K":
+                            target = last_king
+                        elif choice == "C" and a == "K":
+                            target = second_king if b == "K" else last_king
+                    arc = h.addVariable(0, 1, 0)
+                    out.append(arc.index)
+                    into.setdefault(state, []).append(arc.index)
+                    here.setdefault(choice, []).append(arc.index)
+                    if target is not None:
+                        checks[target].append(arc.index)
+                if arcs_in is None:
+                    h.addRow(1, 1, len(out), out, [1.0] * len(out))
+                else:
+                    h.addRow(0, 0, len(out) + len(arcs_in), out + arcs_in,
+                             [1.0] * len(out) + [-1.0] * len(arcs_in))
+            if king(r, c):
+                second_king, last_king = last_king, (r, c)
+            else:
+                for choice, kinds in classes.items():
+                    idx = here[choice] + [x[t, (r, c)].index for t in kinds]
+                    h.addRow(0, 0, len(idx), idx, [1.0] * len(here[choice]) + [-1.0] * len(kinds))
+            inflow = into
+    for k in kings:
+        h.addRow(1, inf, len(checks[k]), checks[k], [1.0] * len(checks[k]))
+    return run(h, x, lp)
+
+
 def run(h, x, lp=False):
     start = time.time()
     h.run()
@@ -343,10 +438,12 @@ def main():
     ap.add_argument("--tests", help="only these tests, numbered 1.. across all the files in order: A-B")
     ap.add_argument("--only", help="only these tests: NAME:TEST,NAME:TEST,... (NAME the file's name)")
     ap.add_argument("--no-header", action="store_true")
-    ap.add_argument("--model", choices=["exact", "exact-lp", "pairs", "cover", "lp"], default="exact",
+    ap.add_argument("--model", choices=["exact", "exact-lp", "paths", "paths-lp", "pairs", "cover", "lp"], default="exact",
                     help="exact: the statement's rules with a chain per line (optima); exact-lp: its LP "
                          "relaxation (a bound); pairs: the first exact model, one row per blocking pair "
-                         "(slower, kept to cross-check); lp: its LP relaxation; cover: the covering "
+                         "(slower, kept to cross-check); lp: its LP relaxation; paths: the statement's rules "
+                         "with a path per line of the board (tried as a stronger model; paths-lp its "
+                         "LP relaxation); cover: the covering "
                          "relaxation as a MILP (a lower bound only)")
     ap.add_argument("--start", help="answers in the judge's format for the same tests, in order "
                                     "(one file per input file: INPUT.out beside each input, or this "
