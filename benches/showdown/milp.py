@@ -71,15 +71,11 @@ def read_answers(path):
     return out
 
 
-def solve(n, rows, costs, time_limit, threads, model="exact", start=None):
-    if model == "cover":
-        return solve_cover(n, rows, costs, time_limit, threads)
-    if model in ("exact", "exact-lp"):
-        return solve_chain(n, rows, costs, time_limit, threads, model == "exact-lp", start)
-    if model in ("paths", "paths-lp"):
-        return solve_paths(n, rows, costs, time_limit, threads, model == "paths-lp")
+def base_model(n, rows, costs, time_limit, threads, lp):
+    """What every model shares: a HiGHS instance, x[t, s] per kind and empty square (binary,
+    or continuous for an LP), at most one piece per square, at least one piece in all.
+    Returns (h, x, king, kings): king(r, c) tells a king's square, kings lists them."""
     king = lambda r, c: rows[r][c] == "#"
-    inside = lambda r, c: 0 <= r < n and 0 <= c < n
     empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
     kings = [(r, c) for r in range(n) for c in range(n) if king(r, c)]
     h = highspy.Highs()
@@ -87,16 +83,31 @@ def solve(n, rows, costs, time_limit, threads, model="exact", start=None):
     h.setOptionValue("time_limit", float(time_limit))
     h.setOptionValue("threads", threads)
     h.setOptionValue("mip_rel_gap", 0.0)
-    inf = highspy.kHighsInf
-    kind = highspy.HighsVarType.kContinuous if model == "lp" else highspy.HighsVarType.kInteger
+    kind = highspy.HighsVarType.kContinuous if lp else highspy.HighsVarType.kInteger
     x = {}
     for s in empties:
         for t in range(8):
             x[t, s] = h.addVariable(0, 1, costs[t], type=kind)
-    occ = {s: [x[t, s] for t in range(8)] for s in empties}
     for s in empties:
-        h.addRow(-inf, 1, 8, [x[t, s].index for t in range(8)], [1.0] * 8)
-    h.addRow(1, inf, len(x), [v.index for v in x.values()], [1.0] * len(x))
+        h.addRow(-highspy.kHighsInf, 1, 8, [x[t, s].index for t in range(8)], [1.0] * 8)
+    h.addRow(1, highspy.kHighsInf, len(x), [v.index for v in x.values()], [1.0] * len(x))
+    return h, x, king, kings
+
+
+def solve(n, rows, costs, time_limit, threads, model="exact", start=None):
+    if model == "cover":
+        return solve_cover(n, rows, costs, time_limit, threads)
+    if model in ("exact", "exact-lp"):
+        return solve_chain(n, rows, costs, time_limit, threads, model == "exact-lp", start)
+    if model in ("paths", "paths-lp"):
+        return solve_paths(n, rows, costs, time_limit, threads, model == "paths-lp")
+    h, x, king, kings = base_model(n, rows, costs, time_limit, threads, model == "lp")
+    inside = lambda r, c: 0 <= r < n and 0 <= c < n
+    inf = highspy.kHighsInf
+    kind = highspy.HighsVarType.kContinuous if model == "lp" else highspy.HighsVarType.kInteger
+    occ = {}  # empty square -> its x
+    for (_, s), v in x.items():
+        occ.setdefault(s, []).append(v)
 
     def occ_terms(squares, coef):
         idx, val = [], []
@@ -167,25 +178,13 @@ def solve_chain(n, rows, costs, time_limit, threads, lp, start):
     chain past that king the same way. A cannon whose screen is one of our pieces keeps the
     binary form: w <= x, w <= sum o between, sum o between + m w <= 1 + m.
     """
-    king = lambda r, c: rows[r][c] == "#"
+    h, x, king, kings = base_model(n, rows, costs, time_limit, threads, lp)
     inside = lambda r, c: 0 <= r < n and 0 <= c < n
-    empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
-    kings = [(r, c) for r in range(n) for c in range(n) if king(r, c)]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", float(time_limit))
-    h.setOptionValue("threads", threads)
-    h.setOptionValue("mip_rel_gap", 0.0)
     inf = highspy.kHighsInf
     kind = highspy.HighsVarType.kContinuous if lp else highspy.HighsVarType.kInteger
-    x = {}
-    for s in empties:
-        for t in range(8):
-            x[t, s] = h.addVariable(0, 1, costs[t], type=kind)
-    occ = {s: [x[t, s].index for t in range(8)] for s in empties}
-    for s in empties:
-        h.addRow(-inf, 1, 8, occ[s], [1.0] * 8)
-    h.addRow(1, inf, len(x), [v.index for v in x.values()], [1.0] * len(x))
+    occ = {}  # empty square -> the indices of its x
+    for (_, s), v in x.items():
+        occ.setdefault(s, []).append(v.index)
     sliders = {}
     for t, (_, slides, hops) in enumerate(MOVES):
         for d in slides:
@@ -272,23 +271,8 @@ def solve_paths(n, rows, costs, time_limit, threads, lp):
     too; each line's LP is the convex hull of its placements and their checks, so this LP is
     at least the chains' (exact-lp).
     """
-    king = lambda r, c: rows[r][c] == "#"
-    empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
-    kings = [(r, c) for r in range(n) for c in range(n) if king(r, c)]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", float(time_limit))
-    h.setOptionValue("threads", threads)
-    h.setOptionValue("mip_rel_gap", 0.0)
+    h, x, king, kings = base_model(n, rows, costs, time_limit, threads, lp)
     inf = highspy.kHighsInf
-    kind = highspy.HighsVarType.kContinuous if lp else highspy.HighsVarType.kInteger
-    x = {}
-    for s in empties:
-        for t in range(8):
-            x[t, s] = h.addVariable(0, 1, costs[t], type=kind)
-    for s in empties:
-        h.addRow(-inf, 1, 8, [x[t, s].index for t in range(8)], [1.0] * 8)
-    h.addRow(1, inf, len(x), [v.index for v in x.values()], [1.0] * len(x))
     checks = {k: [] for k in kings}
     for (kr, kc) in kings:
         for t, (leaps, _, _) in enumerate(MOVES):
@@ -372,23 +356,9 @@ def solve_cover(n, rows, costs, time_limit, threads):
     blocking is ignored. A cannon's hop direction covers at most one king, and a cannon
     without a king between needs one of our pieces between.
     """
-    king = lambda r, c: rows[r][c] == "#"
+    h, x, king, kings = base_model(n, rows, costs, time_limit, threads, False)
     inside = lambda r, c: 0 <= r < n and 0 <= c < n
-    empties = [(r, c) for r in range(n) for c in range(n) if not king(r, c)]
-    kings = [(r, c) for r in range(n) for c in range(n) if king(r, c)]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", float(time_limit))
-    h.setOptionValue("threads", threads)
-    h.setOptionValue("mip_rel_gap", 0.0)
     inf = highspy.kHighsInf
-    x = {}
-    for s in empties:
-        for t in range(8):
-            x[t, s] = h.addVariable(0, 1, costs[t], type=highspy.HighsVarType.kInteger)
-    for s in empties:
-        h.addRow(-inf, 1, 8, [x[t, s].index for t in range(8)], [1.0] * 8)
-    h.addRow(1, inf, len(x), [v.index for v in x.values()], [1.0] * len(x))
     hop_group = {}  # (cannon square, direction) -> the z variables of the kings it may check
     for (kr, kc) in kings:
         cover = []
