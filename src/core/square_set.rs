@@ -107,6 +107,18 @@ impl SquareSet {
         })
     }
 
+    /// The first square (row by row) of this set that is not in `other` (a set of a board of
+    /// the same side), found a word of 64 squares at a time.
+    pub fn first_not_in(&self, other: &SquareSet) -> Option<Square> {
+        let missing = |(w, (&a, &b)): (usize, (&u64, &u64))| {
+            let left = a & !b;
+            (left != 0)
+                .then(|| Square::from_index(w * 64 + left.trailing_zeros() as usize, self.side))
+        };
+        let covered = other.words.iter().chain(std::iter::repeat(&0));
+        self.words.iter().zip(covered).enumerate().find_map(missing)
+    }
+
     /// The squares in both sets (the sets must belong to boards of the same side).
     pub fn intersection(&self, other: &SquareSet) -> SquareSet {
         SquareSet {
@@ -206,5 +218,21 @@ mod tests {
             a.intersection(&b).iter().collect::<Vec<_>>(),
             [Square::new(2, 1)]
         );
+        assert_eq!(a.first_not_in(&b), Some(Square::new(0, 0)));
+        assert_eq!(b.first_not_in(&b), None);
+    }
+
+    #[test]
+    fn the_first_square_not_in_another_set_is_the_first_of_the_difference() {
+        for side in [1usize, 7, 8, 9, 64, 100] {
+            let full = SquareSet::full(side);
+            for skip in [0, side * side / 2, side * side - 1] {
+                let mut most = full.clone();
+                let gone = Square::from_index(skip, side);
+                most.remove(gone);
+                assert_eq!(full.first_not_in(&most), Some(gone));
+                assert_eq!(most.first_not_in(&full), None);
+            }
+        }
     }
 }

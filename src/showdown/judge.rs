@@ -172,8 +172,9 @@ impl fmt::Display for Verdict {
 /// ```
 pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
     let n = instance.side();
+    // The kings, then our pieces (on a square that is no king's, so a square met twice is
+    // a repeated piece).
     let mut occupied = instance.kings().clone();
-    let mut seen = SquareSet::new(n);
     for p in pieces {
         let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
         if row > n as u64 || col > n as u64 {
@@ -190,10 +191,9 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
                 square: p.square,
             });
         }
-        if seen.contains(p.square) {
+        if occupied.contains(p.square) {
             return Err(Rejection::Repeated(p.square));
         }
-        seen.insert(p.square);
         occupied.insert(p.square);
     }
     let mut checked = SquareSet::new(n);
@@ -210,7 +210,7 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
             },
         );
     }
-    if let Some(king) = instance.kings().iter().find(|&k| !checked.contains(k)) {
+    if let Some(king) = instance.kings().first_not_in(&checked) {
         return Err(Rejection::NotInCheck(king));
     }
     Ok(pieces
@@ -399,16 +399,94 @@ pub fn check<I: Read, O: Read>(
     })
 }
 
+/// `value` in decimal, written at the end of `buffer`; returns where it starts.
+fn digits(mut value: u64, buffer: &mut [u8; 20]) -> usize {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            return at;
+        }
+    }
+}
+
 /// Writes pieces in the judge's format: `f g`, then one `type row column` line per piece.
 pub fn write_answer(pieces: &[Placement], cost: u64) -> String {
-    let mut text = format!("{} {cost}\n", pieces.len());
+    let mut text = Vec::with_capacity(24 + pieces.len() * 10);
+    // Writing to a vector cannot fail.
+    let _ = write_answer_to(&mut text, pieces, cost);
+    // Only ASCII digits, spaces and line ends were written.
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// [`write_answer`] straight to `out`, a few kilobytes at a time: formatted by hand, not
+/// through `format!`, with no allocation (an answer may hold tens of thousands of pieces,
+/// and millions of answers may follow one another).
+pub fn write_answer_to<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    pieces: &[Placement],
+    cost: u64,
+) -> std::io::Result<()> {
+    let mut number = [0u8; 20];
+    let mut chunk = [0u8; 4096];
+    let mut len = 0;
+    let push = |chunk: &mut [u8; 4096], len: &mut usize, bytes: &[u8]| {
+        chunk[*len..*len + bytes.len()].copy_from_slice(bytes);
+        *len += bytes.len();
+    };
+    let at = digits(pieces.len() as u64, &mut number);
+    push(&mut chunk, &mut len, &number[at..]);
+    push(&mut chunk, &mut len, b" ");
+    let at = digits(cost, &mut number);
+    push(&mut chunk, &mut len, &number[at..]);
+    push(&mut chunk, &mut len, b"\n");
     for p in pieces {
-        text.push_str(&format!(
-            "{} {} {}\n",
-            piece_number(p.kind),
-            u32::from(p.square.row) + 1,
-            u32::from(p.square.col) + 1
-        ));
+        // A line is at most 12 bytes: `8 256 256\n`.
+        if len + 12 > chunk.len() {
+            out.write_all(&chunk[..len])?;
+            len = 0;
+        }
+        for (value, end) in [
+            (piece_number(p.kind), b' '),
+            (u32::from(p.square.row) + 1, b' '),
+            (u32::from(p.square.col) + 1, b'\n'),
+        ] {
+            let at = digits(u64::from(value), &mut number);
+            push(&mut chunk, &mut len, &number[at..]);
+            push(&mut chunk, &mut len, &[end]);
+        }
     }
-    text
+    out.write_all(&chunk[..len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::pieces::PieceKind;
+
+    #[test]
+    fn answers_are_written_as_format_would() {
+        let pieces: Vec<Placement> = (0..=255u8)
+            .flat_map(|row| {
+                [0u8, 8, 9, 98, 99, 254, 255].map(|col| Placement {
+                    kind: PieceKind::ALL[usize::from(row ^ col) % 8],
+                    square: Square::new(row, col),
+                })
+            })
+            .collect();
+        let mut expected = format!("{} 12345\n", pieces.len());
+        assert_eq!(write_answer(&[], u64::MAX), format!("0 {}\n", u64::MAX));
+        assert_eq!(write_answer(&[], 0), "0 0\n");
+        for p in &pieces {
+            expected.push_str(&format!(
+                "{} {} {}\n",
+                piece_number(p.kind),
+                u32::from(p.square.row) + 1,
+                u32::from(p.square.col) + 1
+            ));
+        }
+        assert_eq!(write_answer(&pieces, 12345), expected);
+    }
 }
