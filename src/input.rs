@@ -469,6 +469,11 @@ impl Cases {
         Ok(Some(self.current))
     }
 
+    /// The number of the case being read, from 1 (0 before the first).
+    pub fn current(&self) -> u64 {
+        self.current
+    }
+
     /// Where the reader is, for error messages: `case 3 of 5`.
     pub fn context(&self) -> String {
         format!("{} {} of {}", self.noun, self.current, self.total)

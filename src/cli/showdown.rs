@@ -156,6 +156,10 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
     );
     let ending = result.map_err(|e| Failure::from_run(&input.name, e))?;
     let answered = watch.snapshot().answered;
+    if ending.unread {
+        eprintln!("interrupted while reading the input: no answer written");
+        return Ok(Verdict::Interrupted);
+    }
     if ending.interrupted || interrupt::requested() {
         eprintln!(
             "interrupted: showdown wrote the best answers it held for all {answered} tests \

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::core::Square;
 use crate::core::pieces::PieceKind;
 
+use super::deadline::Deadline;
 use super::instance::Instance;
 
 /// Kings per part of the parallel construction of [`Candidates`].
@@ -50,21 +51,36 @@ pub struct Candidates {
 impl Candidates {
     /// The candidate sets of every king of `instance`.
     pub fn new(instance: &Instance) -> Candidates {
+        // Without a deadline `until` always answers.
+        Self::until(instance, Deadline::NEVER).unwrap_or_else(|| Candidates {
+            side: instance.side(),
+            kings: Vec::new(),
+            all: Vec::new(),
+            starts: vec![0],
+        })
+    }
+
+    /// [`Candidates::new`], unless `deadline` passes first (looked at before each part of
+    /// [`PART`] kings: tens of milliseconds on a 256x256 board).
+    pub fn until(instance: &Instance, deadline: Deadline<'_>) -> Option<Candidates> {
         let side = instance.side();
         let kings: Vec<Square> = instance.kings().iter().collect();
         // Large boards have tens of thousands of kings: their sets are built in parallel.
         let parts: Vec<(Vec<Candidate>, Vec<usize>)> = kings
             .par_chunks(PART)
             .map(|part| {
+                if deadline.passed() {
+                    return None;
+                }
                 let mut all = Vec::new();
                 let mut ends = Vec::with_capacity(part.len());
                 for &king in part {
                     of_square(instance, king, &mut all);
                     ends.push(all.len());
                 }
-                (all, ends)
+                Some((all, ends))
             })
-            .collect();
+            .collect::<Option<_>>()?;
         let mut all = Vec::with_capacity(parts.iter().map(|(a, _)| a.len()).sum());
         let mut starts = Vec::with_capacity(kings.len() + 1);
         starts.push(0);
@@ -73,12 +89,12 @@ impl Candidates {
             all.extend(part);
             starts.extend(ends.into_iter().map(|e| base + e));
         }
-        Candidates {
+        Some(Candidates {
             side,
             kings,
             all,
             starts,
-        }
+        })
     }
 
     /// The board's side.

@@ -37,7 +37,7 @@ pub mod solver;
 pub mod validate;
 
 use std::io::{self, Read, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -110,7 +110,8 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Resul
     run_watched(input, out, options, &Progress::default()).map(|_| ())
 }
 
-/// [`run`], calling `progress(tests_done, tests_total)` after each test.
+/// [`run`], calling `progress(tests_done, tests_total)` after each answer, or group of
+/// answers written together.
 pub fn run_with_progress<R: Read, W: Write>(
     input: R,
     out: &mut W,
@@ -126,7 +127,8 @@ pub fn run_with_progress<R: Read, W: Write>(
     run_watched(input, &mut counting, options, &watch).map(|_| ())
 }
 
-/// A writer that reports the tests answered at every flush (one per answer).
+/// A writer that reports the tests answered at every flush (one per answer, or per group of
+/// answers known together).
 struct Counting<'a, W, F> {
     out: &'a mut W,
     watch: &'a Progress,
@@ -150,7 +152,8 @@ impl<W: Write, F: FnMut(u64, u64)> Write for Counting<'_, W, F> {
 /// progress display) and telling how the run ended.
 ///
 /// The whole input is read and checked first: a malformed input fails at once, before any
-/// search, and nothing is written. Then the clock starts, and each answer is written and
+/// search, and nothing is written (the stop flag raised meanwhile ends the run with nothing
+/// written either, [`Ending::unread`]). Then the clock starts, and each answer is written and
 /// flushed as soon as it is final. Every answer has passed [`judge::verify`], also when the
 /// stop flag cut the run short.
 pub fn run_watched<R: Read, W: Write>(
@@ -161,22 +164,31 @@ pub fn run_watched<R: Read, W: Write>(
 ) -> Result<Ending, RunError> {
     let mut reader = Reader::new(Scanner::new(input))?;
     let mut instances = Vec::new();
+    // Where each board starts, for an error about it (its "test i of t" is made then).
     let mut places = Vec::new();
     while let Some(instance) = reader.next_instance()? {
         instances.push(instance);
-        places.push((reader.board_start(), reader.context()));
+        places.push(reader.board_start());
+        // Ctrl-C while a long input is read: nothing to answer yet, stop at once.
+        if options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok(Ending {
+                interrupted: true,
+                unread: true,
+                ..Ending::default()
+            });
+        }
     }
-    let answer = |case: usize, solved: Result<Solution, SolveError>| {
-        let (position, context) = places[case - 1].clone();
+    let total = instances.len();
+    let answer = |case: usize, solved: Result<Solution, SolveError>, more: bool| {
         let instance = &instances[case - 1];
         let solution = solved.map_err(|e| {
             ParseError::new(
-                position,
+                places[case - 1],
                 ParseErrorKind::Invalid,
                 "a board whose kings can all be checked at once",
                 e.to_string(),
             )
-            .with_context(context)
+            .with_context(format!("test {case} of {total}"))
         })?;
         write_explained(
             out,
@@ -186,7 +198,8 @@ pub fn run_watched<R: Read, W: Write>(
             instance,
             &solution,
         )
-        .and_then(|()| out.flush())
+        // Flushed once for the answers that come together.
+        .and_then(|()| if more { Ok(()) } else { out.flush() })
         .map_err(RunError::Output)?;
         Ok::<(), RunError>(())
     };
@@ -226,9 +239,9 @@ pub fn write_explained<W: Write>(
     solution: &Solution,
 ) -> io::Result<()> {
     match format {
-        OutputFormat::Judge => out.write_all(
-            judge::write_answer(&solution.answer.pieces, solution.answer.cost).as_bytes(),
-        ),
+        OutputFormat::Judge => {
+            judge::write_answer_to(out, &solution.answer.pieces, solution.answer.cost)
+        }
         OutputFormat::Board => {
             let separator = if case > 1 { "\n" } else { "" };
             write!(out, "{separator}{}", render_case(case, instance, solution))?;

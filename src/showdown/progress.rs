@@ -11,8 +11,6 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use super::instance::score;
-
 /// Shared between the optimiser and a display. See the [module docs](self).
 #[derive(Debug, Default)]
 pub struct Progress {
@@ -24,6 +22,11 @@ struct State {
     snapshot: Snapshot,
     /// Per test: its side, and its best cost and lower bound once it has a first answer.
     tests: Vec<(usize, Option<(u64, u64)>)>,
+    /// Per board side, the sums of those costs and bounds: kept up to date in constant time
+    /// per update (a total recomputed over every test at each update made a run on many
+    /// tests quadratic), exact (integers), and turned into scores (cost / n²) by
+    /// [`Progress::snapshot`], over the sides only.
+    by_side: Vec<(u128, u128)>,
 }
 
 /// The state of a run at one moment.
@@ -40,6 +43,7 @@ pub struct Snapshot {
     /// When the time limit runs out.
     pub end: Option<Instant>,
     /// The total score (cost / n²) of the best answers so far, over the prepared tests.
+    /// (Computed by [`Progress::snapshot`].)
     pub score: f64,
     /// The total of their lower bounds, in score.
     pub bound: f64,
@@ -48,7 +52,16 @@ pub struct Snapshot {
 impl Progress {
     /// The state now.
     pub fn snapshot(&self) -> Snapshot {
-        self.lock().snapshot.clone()
+        let state = self.lock();
+        let mut snapshot = state.snapshot.clone();
+        for (n, &(cost, bound)) in state.by_side.iter().enumerate() {
+            if cost > 0 || bound > 0 {
+                let squares = (n * n) as f64;
+                snapshot.score += cost as f64 / squares;
+                snapshot.bound += bound as f64 / squares;
+            }
+        }
+        snapshot
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -60,6 +73,8 @@ impl Progress {
     pub(crate) fn begin(&self, sides: &[usize], start: Instant, end: Option<Instant>) {
         let mut state = self.lock();
         state.tests = sides.iter().map(|&n| (n, None)).collect();
+        let largest = sides.iter().copied().max().unwrap_or(0);
+        state.by_side = vec![(0, 0); largest + 1];
         state.snapshot = Snapshot {
             tests: sides.len(),
             start: Some(start),
@@ -70,30 +85,31 @@ impl Progress {
 
     /// Test `i` (from 0) holds an answer of `cost`, and no answer costs less than `bound`.
     pub(crate) fn update(&self, i: usize, cost: u64, bound: u64) {
+        Self::record(&mut self.lock(), i, cost, bound);
+    }
+
+    /// Test `i`'s final answer, of `cost`, was handed out (with its bound, as [`Progress::update`]).
+    pub(crate) fn answered(&self, i: usize, cost: u64, bound: u64) {
         let mut state = self.lock();
+        Self::record(&mut state, i, cost, bound);
+        state.snapshot.answered += 1;
+    }
+
+    fn record(state: &mut State, i: usize, cost: u64, bound: u64) {
         let Some(test) = state.tests.get_mut(i) else {
             return;
         };
-        let newly = test.1.is_none();
-        test.1 = Some((cost, bound.min(cost)));
-        let (mut total, mut bounds) = (0.0, 0.0);
-        for &(n, known) in &state.tests {
-            if let Some((c, b)) = known {
-                total += score(c, n);
-                bounds += score(b, n);
-            }
+        let side = test.0;
+        let before = test.1.replace((cost, bound.min(cost)));
+        let (old_cost, old_bound) = before.unwrap_or((0, 0));
+        let Some(sums) = state.by_side.get_mut(side) else {
+            return;
+        };
+        sums.0 = sums.0 - u128::from(old_cost) + u128::from(cost);
+        sums.1 = sums.1 - u128::from(old_bound) + u128::from(bound.min(cost));
+        if before.is_none() {
+            state.snapshot.prepared += 1;
         }
-        let snapshot = &mut state.snapshot;
-        snapshot.score = total;
-        snapshot.bound = bounds;
-        if newly {
-            snapshot.prepared += 1;
-        }
-    }
-
-    /// One more test's final answer was handed out.
-    pub(crate) fn answered(&self) {
-        self.lock().snapshot.answered += 1;
     }
 }
 
@@ -112,7 +128,7 @@ mod tests {
         progress.update(0, 4, 4);
         let s = progress.snapshot();
         assert_eq!((s.prepared, s.score, s.bound), (2, 2.0, 1.5));
-        progress.answered();
+        progress.answered(1, 100, 50);
         assert_eq!(progress.snapshot().answered, 1);
         // An unknown test changes nothing.
         progress.update(7, 1, 1);

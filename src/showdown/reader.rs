@@ -28,6 +28,12 @@ pub struct Reader<R> {
     scanner: Scanner<R>,
     cases: Cases,
     board_start: Position,
+    /// What the errors say was expected, made once rather than for every test (an input
+    /// may hold millions of small tests): the side, the eight prices, and the rows of the
+    /// side read last.
+    expected_side: String,
+    expected_costs: [String; 8],
+    expected_rows: (usize, Vec<String>),
 }
 
 impl<R: Read> Reader<R> {
@@ -38,6 +44,11 @@ impl<R: Read> Reader<R> {
             scanner,
             cases,
             board_start: Position::START,
+            expected_side: format!("a board side n {}", program_sides()),
+            expected_costs: std::array::from_fn(|i| {
+                format!("cost {} of 8, a number 1..{MAX_COST}", i + 1)
+            }),
+            expected_rows: (0, Vec::new()),
         })
     }
 
@@ -61,24 +72,23 @@ impl<R: Read> Reader<R> {
         if self.cases.next(&mut self.scanner)?.is_none() {
             return Ok(None);
         }
-        let context = self.cases.context();
         self.read_case()
             .map(Some)
-            .map_err(|e| e.with_context(context))
+            .map_err(|e| e.with_context(self.cases.context()))
     }
 
     fn read_case(&mut self) -> Result<Instance, InputError> {
-        let expected_side = format!("a board side n {}", program_sides());
-        let first_test = self.cases.context().starts_with("test 1 of");
+        let expected_side = &self.expected_side;
+        let first_test = self.cases.current() == 1;
         let total = self.cases.total();
-        let token = self.scanner.expect_token(&expected_side)?;
+        let token = self.scanner.expect_token(expected_side)?;
         let side = match parse_digits(token.bytes) {
             Some(v) if (MIN_SIDE as u64..=MAX_SIDE as u64).contains(&v) => v as usize,
             Some(_) => {
                 return Err(ParseError::new(
                     token.position,
                     ParseErrorKind::OutOfRange,
-                    expected_side,
+                    expected_side.as_str(),
                     token.describe(),
                 )
                 .into());
@@ -88,7 +98,7 @@ impl<R: Read> Reader<R> {
                 return Err(ParseError::new(
                     token.position,
                     ParseErrorKind::NotANumber,
-                    expected_side,
+                    expected_side.as_str(),
                     format!(
                         "a board row {}: the first number, {total}, was read as the number of \
                          tests t, so the input seems to lack it (the statement's sample leaves \
@@ -102,17 +112,25 @@ impl<R: Read> Reader<R> {
                 return Err(ParseError::new(
                     token.position,
                     ParseErrorKind::NotANumber,
-                    expected_side,
+                    expected_side.as_str(),
                     token.describe(),
                 )
                 .into());
             }
         };
+        if self.expected_rows.0 != side {
+            self.expected_rows = (
+                side,
+                (1..=side)
+                    .map(|r| format!("row {r} of {side}: {side} characters '#' or '_'"))
+                    .collect(),
+            );
+        }
         let mut kings = SquareSet::new(side);
         let mut row_starts = Vec::with_capacity(side);
         for r in 0..side {
-            let expected = format!("row {} of {side}: {side} characters '#' or '_'", r + 1);
-            let token = self.scanner.expect_token(&expected)?;
+            let expected = self.expected_rows.1.get(r).map_or("", String::as_str);
+            let token = self.scanner.expect_token(expected)?;
             row_starts.push(token.position);
             if r == 0 {
                 self.board_start = token.position;
@@ -157,8 +175,9 @@ impl<R: Read> Reader<R> {
         let mut cost_positions = [Position::START; 8];
         for (i, cost) in costs.iter_mut().enumerate() {
             cost_positions[i] = self.scanner.position();
-            let expected = format!("cost {} of 8, a number 1..{MAX_COST}", i + 1);
-            *cost = self.scanner.next_u64(&expected, 1, MAX_COST)? as u32;
+            *cost = self
+                .scanner
+                .next_u64(&self.expected_costs[i], 1, MAX_COST)? as u32;
         }
         Instance::new(side, kings, costs).map_err(|e| {
             let (position, found) = match &e {

@@ -15,7 +15,7 @@ use crate::core::pieces::PieceKind;
 use super::board::Board;
 use super::bounds::Relaxation;
 use super::candidates::Candidates;
-use super::construction::{complete_by_leaps, fallback, greedy, prune};
+use super::construction::{complete_by_leaps, fallback, greedy, leap_answer, prune};
 use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
 use super::instance::{Answer, Instance, Placement, STATEMENT_SIDES, score};
@@ -111,7 +111,7 @@ pub fn solve_all<E>(
     time_limit: Duration,
     steps: Option<u64>,
     seed: u64,
-    each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
+    mut each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
 ) -> Result<(), E> {
     let settings = Settings {
         time_limit,
@@ -119,7 +119,7 @@ pub fn solve_all<E>(
         seed,
         ..Settings::default()
     };
-    solve_input(instances, &settings, each).map(|_| ())
+    solve_input(instances, &settings, |i, solved, _| each(i, solved)).map(|_| ())
 }
 
 /// How [`solve_input`] and [`greedy_input`] work through an input.
@@ -139,7 +139,7 @@ pub struct Settings<'a> {
     pub progress: Option<&'a Progress>,
 }
 
-/// How a run ended (every test was answered in any case).
+/// How a run ended (every test was answered, unless `unread`).
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct Ending {
     /// The stop flag was raised: the answers are the best held at that moment.
@@ -147,6 +147,9 @@ pub struct Ending {
     /// With a step count: the time limit ran out before every step was made, so the answers
     /// depend on the machine's speed.
     pub steps_cut: bool,
+    /// The stop flag was raised while the input was being read: nothing was answered (an
+    /// input is answered only once it has been read and checked whole).
+    pub unread: bool,
 }
 
 impl Settings<'_> {
@@ -172,6 +175,7 @@ impl Settings<'_> {
         Ending {
             interrupted: hard.stopped(),
             steps_cut: self.steps.is_some() && hard.left().is_some_and(|l| l.is_zero()),
+            unread: false,
         }
     }
 }
@@ -206,45 +210,238 @@ fn first_answer_deadline<'a>(
     }
 }
 
-/// Solves every test of an input, handing each answer to `each` (test number from 1, answer)
-/// in order, within `settings.time_limit` in all, except for the first answers (see
+/// The most board cells (each side padded by 4, as in [`Board`]) of the tests solved side by
+/// side in one window of [`solve_input`]: their search structures (two searches of a board
+/// each, about 80 bytes a cell, and the candidate sets) are built when the window begins and
+/// freed when it ends, so memory does not grow with the number of tests. About 3 boards of
+/// 256x256, 300 of 25x25 (every input the statement allows is one window), 7,000 of 2x2.
+pub const WINDOW_CELLS: usize = 1 << 18;
+/// The most cells of the tests answered side by side by [`greedy_input`] and by the quick
+/// answers (at least one test per thread): enough for both threads to share the work of
+/// small tests (with 2^14, on a million 2x2 boards, one of them was seldom woken in time),
+/// few enough that an answer is written within tens of milliseconds of being known.
+const GREEDY_WINDOW_CELLS: usize = 1 << 17;
+
+/// The end of the window of tests that starts at `from`: as many tests as fit in `cells`
+/// padded cells, at least one per thread (so that both cores work on large boards too).
+fn window_end(instances: &[Instance], from: usize, cells: usize) -> usize {
+    let least = rayon::current_num_threads().max(1);
+    let mut used = 0usize;
+    let mut to = from;
+    while let Some(instance) = instances.get(to) {
+        let padded = (instance.side() + 4).pow(2);
+        if to >= from + least && used + padded > cells {
+            break;
+        }
+        used += padded;
+        to += 1;
+    }
+    to
+}
+
+/// The answer of a test that the run has no time left for (past its limit, or after Ctrl-C):
+/// [`leap_answer`], built in one pass without the candidate sets, or where it finds none the
+/// simple answer ([`fallback`]); verified. Its lower bound is the cheapest price (every
+/// answer holds a piece).
+pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
+    let cheapest = cheapest_kind(instance);
+    if instance.king_count() == 0 {
+        let pieces = vec![Placement {
+            kind: cheapest,
+            square: Square::new(0, 0),
+        }];
+        return finish(instance, pieces, u64::from(instance.cost(cheapest)));
+    }
+    let pieces = match leap_answer(instance) {
+        Some(pieces) => pieces,
+        None => fallback(instance, &Candidates::new(instance)),
+    };
+    finish(instance, pieces, u64::from(instance.cost(cheapest)))
+}
+
+/// Solves every test of an input, handing each answer to `each` (test number from 1, answer,
+/// and whether another answer follows at once, so that a writer may flush once for them
+/// all) in order, within `settings.time_limit` in all, except for the first answers (see
 /// [`first_answer_deadline`]: on boards up to [`ALWAYS_GREEDY_SIDE`] the whole greedy, a
 /// millisecond or so a board; on larger ones at most [`FIRST_ANSWER_MIN`] past the limit).
 ///
-/// Every test is first [prepared](prepare) (both cores): its first answer (the plain greedy,
-/// the answer of [`greedy_input`], so no answer is ever worse than that one), its lower
-/// bound, and on small boards the exact search, each with a part of the test's equal share
-/// of the time. The tests solved already at the start of the input are handed out at once.
-/// The search time left is then spent in two rounds. In the first, every open
-/// test gets an equal share, in two halves; in the second, the searches go on where they
-/// stopped: a part of the time is shared equally again, the rest in proportion to a weight in
-/// score (cost / n²): what the test gained in the second half of its first round, plus how
-/// far apart its searches' answers are, plus a small part of its score. So the time goes to
-/// the tests whose score still falls or whose searches disagree, in proportion to what they
+/// The tests are taken in windows of consecutive tests ([`WINDOW_CELLS`]: every input of the
+/// statement is one window), each solved as follows, its search structures freed before the
+/// next begins. Every test of the window is first [prepared](prepare) (both cores): its
+/// first answer (the plain greedy, the answer of [`greedy_input`], so no answer is ever
+/// worse than that one), its lower bound, and on small boards the exact search, each with a
+/// part of the test's equal share of the whole time. The tests solved already at the start
+/// of the window are handed out at once. The window's part of the time left, in proportion to
+/// its tests among those left, is then spent in two rounds. In the first, every open test
+/// gets an equal share, in two halves; in the second, the searches go on where they stopped:
+/// a part of the time is shared equally again, the rest in proportion to a weight in score
+/// (cost / n²): what the test gained in the second half of its first round, plus how far
+/// apart its searches' answers are, plus a small part of its score. So the time goes to the
+/// tests whose score still falls or whose searches disagree, in proportion to what they
 /// weigh in the total, not to those already settled; a test that finishes early leaves its
 /// time to those after it. With `steps` set, the time only cuts the run short: each search
-/// makes that many steps, and the answers depend only on the seed. When the stop flag is
-/// raised, every test is answered at once with the best answer it holds.
+/// makes that many steps, and the answers depend only on the seed.
+///
+/// When the stop flag is raised, every test is answered at once with the best answer it
+/// holds. The tests not begun then, or once the time left until [`FIRST_ANSWER_MIN`] past
+/// the limit is what their quick answers take ([`quick_reserve`]; each window's searches
+/// leave that time to the tests after it), get a [`quick_answer`]. No work per test grows
+/// with the number of tests.
 pub fn solve_input<E>(
     instances: &[Instance],
     settings: &Settings<'_>,
-    mut each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
+    mut each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
 ) -> Result<Ending, E> {
-    use rayon::prelude::*;
     let start = Instant::now();
     let hard = settings.deadline(start);
-    let steps = settings.steps;
-    let share = settings.share(instances.len());
     let progress = settings.progress;
     if let Some(progress) = progress {
         let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
         progress.begin(&sides, start, hard.moment());
     }
-    let prepared: Vec<Prepared> = instances
+    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>, more: bool| {
+        if let (Some(progress), Ok(solution)) = (progress, &solved) {
+            progress.answered(i, solution.answer.cost, solution.lower_bound);
+        }
+        each(i + 1, solved, more)
+    };
+    let late = hard.later_by(FIRST_ANSWER_MIN);
+    let mut cells_left: u64 = instances.iter().map(padded_cells).sum();
+    let mut from = 0;
+    let mut quick = false;
+    while from < instances.len() {
+        // The quick answers of the tests left must end by `late`.
+        if earlier(late, quick_reserve(cells_left)).passed() {
+            quick = true;
+            quick_answers(instances, from, &mut hand_out)?;
+            break;
+        }
+        let to = window_end(instances, from, WINDOW_CELLS);
+        cells_left -= instances[from..to].iter().map(padded_cells).sum::<u64>();
+        // The window leaves the time of the quick answers of the tests after it.
+        let window_hard = earlier(hard, quick_reserve(cells_left));
+        solve_window(instances, from..to, settings, window_hard, &mut hand_out)?;
+        from = to;
+    }
+    let mut ending = settings.ending(&hard);
+    ending.steps_cut |= quick && settings.steps.is_some();
+    Ok(ending)
+}
+
+/// The CPU time of a [`quick_answer`] per padded cell (side + 4, squared) of its board, its
+/// verification and writing included, with a margin: measured 20 to 30 ns on the 2-core
+/// machine of the README's figures (a million 2x2 boards, 400 of 256x256).
+const QUICK_NANOS_PER_CELL: u64 = 40;
+
+/// The padded cells of a test's board, the measure of its work and memory.
+fn padded_cells(instance: &Instance) -> u64 {
+    (instance.side() as u64 + 4).pow(2)
+}
+
+/// The time the quick answers of tests holding `cells` padded cells take on every thread.
+fn quick_reserve(cells: u64) -> Duration {
+    let threads = rayon::current_num_threads().max(1) as u64;
+    Duration::from_nanos(cells.saturating_mul(QUICK_NANOS_PER_CELL) / threads)
+}
+
+/// `hard`, `reserve` earlier (its flag kept).
+fn earlier(hard: Deadline<'_>, reserve: Duration) -> Deadline<'_> {
+    match hard.moment() {
+        Some(at) => hard.no_later_than(at.checked_sub(reserve).unwrap_or(at)),
+        None => hard,
+    }
+}
+
+/// Answers the tests from `from` on with [`quick_answer`], a few at a time in parallel, in
+/// order.
+fn quick_answers<E>(
+    instances: &[Instance],
+    from: usize,
+    hand_out: &mut impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+) -> Result<(), E> {
+    pipelined(
+        instances,
+        from,
+        |instance, _| quick_answer(instance),
+        hand_out,
+    )
+}
+
+/// Answers the tests from `from` on with `answer` (given the padded cells of the tests after
+/// the window, see [`quick_reserve`]), in windows of [`GREEDY_WINDOW_CELLS`] solved in
+/// parallel, handing the answers out in order on this thread while the next windows are
+/// solved (on an input of a million small tests, writing the answers takes as long as
+/// finding them).
+fn pipelined<E>(
+    instances: &[Instance],
+    from: usize,
+    answer: impl Fn(&Instance, u64) -> Result<Solution, SolveError> + Sync,
+    hand_out: &mut impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+) -> Result<(), E> {
+    use rayon::prelude::*;
+    type Window = (std::ops::Range<usize>, Vec<Result<Solution, SolveError>>);
+    // Two windows ahead at most: memory stays bounded.
+    let (send, receive) = mpsc::sync_channel::<Window>(2);
+    std::thread::scope(|scope| {
+        let answer = &answer;
+        scope.spawn(move || {
+            let mut at = from;
+            let mut cells_left: u64 = instances[from..].iter().map(padded_cells).sum();
+            while at < instances.len() {
+                let to = window_end(instances, at, GREEDY_WINDOW_CELLS);
+                cells_left -= instances[at..to].iter().map(padded_cells).sum::<u64>();
+                let answers = instances[at..to]
+                    .par_iter()
+                    .map(|instance| answer(instance, cells_left))
+                    .collect();
+                // The receiver gone (a failed write), nothing more is wanted.
+                if send.send((at..to, answers)).is_err() {
+                    return;
+                }
+                at = to;
+            }
+        });
+        // Dropped on return, which ends the solving thread at its next window.
+        let receive = receive;
+        for (window, answers) in receive.iter() {
+            let end = window.end;
+            for (i, solved) in window.zip(answers) {
+                hand_out(i, solved, i + 1 < end)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// One window of [`solve_input`]: the tests `window` (numbered from 0 in the whole input).
+fn solve_window<E>(
+    instances: &[Instance],
+    window: std::ops::Range<usize>,
+    settings: &Settings<'_>,
+    hard: Deadline<'_>,
+    hand_out: &mut impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+) -> Result<(), E> {
+    use rayon::prelude::*;
+    let steps = settings.steps;
+    let share = settings.share(instances.len());
+    let progress = settings.progress;
+    let late = hard.later_by(FIRST_ANSWER_MIN);
+    let first = window.start;
+    let prepared: Vec<Prepared> = instances[window.clone()]
         .par_iter()
         .enumerate()
-        .map(|(i, instance)| {
-            let p = prepare_within(instance, share, hard, steps);
+        .map(|(j, instance)| {
+            let i = first + j;
+            // Past the limit, the tests not begun get the quick answer.
+            let p = if late.passed() {
+                Prepared {
+                    instance,
+                    candidates: None,
+                    state: State::Done(quick_answer(instance)),
+                }
+            } else {
+                prepare_within(instance, share, hard, steps)
+            };
             if let (Some(progress), Some((cost, bound))) = (progress, p.standing()) {
                 progress.update(i, cost, bound);
             }
@@ -253,106 +450,118 @@ pub fn solve_input<E>(
         .collect();
     // Hands out the answers in order, as soon as each is final.
     let mut written = 0;
-    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>| {
-        if let (Some(progress), Ok(solution)) = (progress, &solved) {
-            progress.update(i, solution.answer.cost, solution.lower_bound);
-            progress.answered();
-        }
-        each(i + 1, solved)
-    };
     while written < prepared.len() && prepared[written].is_done() {
-        hand_out(written, prepared[written].conclude(&[]))?;
+        let more = prepared.get(written + 1).is_some_and(Prepared::is_done);
+        hand_out(first + written, prepared[written].conclude(&[]), more)?;
         written += 1;
     }
-    let left = || hard.left().unwrap_or(Duration::MAX);
+    if written == prepared.len() {
+        return Ok(());
+    }
+    // The window's part of the time left: its tests among those left.
+    let window_time = match hard.left() {
+        Some(left) => {
+            let remaining = (instances.len() - first) as f64;
+            part_of(left, prepared.len() as f64 / remaining)
+        }
+        None => Duration::MAX,
+    };
+    let end = hard.within(Instant::now(), window_time);
+    let left = || end.left().unwrap_or(Duration::MAX);
     let open = prepared.iter().filter(|p| !p.is_done()).count();
     let round = part_of(left(), FIRST_ROUND) / u32::try_from(open.max(1)).unwrap_or(u32::MAX);
     // First round, and the weight of each test.
     let mut searches = Vec::with_capacity(prepared.len());
     let mut weights = vec![0.0f64; prepared.len()];
-    for (i, p) in prepared.iter().enumerate() {
-        if p.is_done() || hard.passed() {
+    for (j, p) in prepared.iter().enumerate() {
+        if p.is_done() || end.passed() {
             searches.push(Vec::new());
             continue;
         }
         let now = Instant::now();
         let deadline = |part: f64| match steps {
             Some(_) => hard,
-            None => hard.within(now, part_of(round, part)),
+            None => end.within(now, part_of(round, part)),
         };
-        let mut s = p.searches(settings.seed_of(i), deadline(0.25));
+        let mut s = p.searches(settings.seed_of(first + j), deadline(0.25));
         if !s.is_empty() {
             let first_steps = steps.map(|n| n / 2);
             let half = p.search(&mut s, first_steps, deadline(0.5));
-            let end = p.search(&mut s, steps.map(|n| n - n / 2), deadline(1.0));
-            let worst = s.iter().map(Search::best_cost).max().unwrap_or(end);
+            let last = p.search(&mut s, steps.map(|n| n - n / 2), deadline(1.0));
+            let worst = s.iter().map(Search::best_cost).max().unwrap_or(last);
             let side = p.instance.side();
-            weights[i] = score(half.saturating_sub(end), side)
-                + score(worst - end, side)
-                + PRIOR_GAIN * score(end, side);
+            weights[j] = score(half.saturating_sub(last), side)
+                + score(worst - last, side)
+                + PRIOR_GAIN * score(last, side);
             if let (Some(progress), Some((_, bound))) = (progress, p.standing()) {
-                progress.update(i, end, bound);
+                progress.update(first + j, last, bound);
             }
         }
         searches.push(s);
     }
+    // The weights of the tests still to come in the second round (a sum from the right,
+    // so that each test's part costs no pass over the others).
+    let mut weights_after = vec![0.0f64; weights.len() + 1];
+    for j in (0..weights.len()).rev() {
+        weights_after[j] = weights_after[j + 1] + weights[j];
+    }
     // Second round, each answer handed out as soon as its search ends.
     let mut still_open = searches.iter().filter(|s| !s.is_empty()).count().max(1);
-    for (i, (p, mut s)) in prepared.iter().zip(searches).enumerate().skip(written) {
-        if steps.is_none() && !s.is_empty() && !hard.passed() {
-            let total: f64 = weights[i..].iter().sum();
+    let searched: Vec<bool> = searches.iter().map(|s| !s.is_empty()).collect();
+    let searches_on = |j: usize| steps.is_none() && searched[j] && !end.passed();
+    for (j, (p, mut s)) in prepared.iter().zip(searches).enumerate().skip(written) {
+        if searches_on(j) {
+            let total = weights_after[j];
             let part = if total > 0.0 {
-                EQUAL_SHARE / still_open as f64 + (1.0 - EQUAL_SHARE) * weights[i] / total
+                EQUAL_SHARE / still_open as f64 + (1.0 - EQUAL_SHARE) * weights[j] / total
             } else {
                 1.0 / still_open as f64
             };
-            let deadline = hard.within(Instant::now(), part_of(left(), part));
+            let deadline = end.within(Instant::now(), part_of(left(), part));
             p.search(&mut s, None, deadline);
             still_open = still_open.saturating_sub(1).max(1);
         }
-        hand_out(i, p.conclude(&s))?;
+        let more = j + 1 < searched.len() && !searches_on(j + 1);
+        hand_out(first + j, p.conclude(&s), more)?;
     }
-    Ok(settings.ending(&hard))
+    Ok(())
 }
 
 /// Answers every test with the plain greedy ([`plain_greedy_within`]), the baseline of the
 /// measurements, handing each answer to `each` in order: the tests are solved a few at a
 /// time in parallel, each greedy within the deadline of a first answer of [`solve_input`]
 /// (cut short, it is completed by [`complete_by_leaps`]), its lower bound within a tenth of
-/// the test's share of the time.
+/// the test's share of the time. As there, the tests not begun when the stop flag is raised,
+/// or once only the time of their quick answers is left, get a [`quick_answer`].
 pub fn greedy_input<E>(
     instances: &[Instance],
     settings: &Settings<'_>,
-    mut each: impl FnMut(usize, Result<Solution, SolveError>) -> Result<(), E>,
+    mut each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
 ) -> Result<Ending, E> {
-    use rayon::prelude::*;
     let start = Instant::now();
     let hard = settings.deadline(start);
+    let late = hard.later_by(FIRST_ANSWER_MIN);
     let share = settings.share(instances.len());
     if let Some(progress) = settings.progress {
         let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
         progress.begin(&sides, start, hard.moment());
     }
-    let width = rayon::current_num_threads().max(1);
-    for (w, window) in instances.chunks(width).enumerate() {
-        let answers: Vec<Result<Solution, SolveError>> = window
-            .par_iter()
-            .map(|instance| {
-                let from = Instant::now();
-                let first =
-                    first_answer_deadline(hard, instance.side(), from, share, settings.steps);
-                plain_greedy_within(instance, first, hard.within(from, share / 10))
-            })
-            .collect();
-        for (j, solved) in answers.into_iter().enumerate() {
-            let i = w * width + j;
-            if let (Some(progress), Ok(solution)) = (settings.progress, &solved) {
-                progress.update(i, solution.answer.cost, solution.lower_bound);
-                progress.answered();
-            }
-            each(i + 1, solved)?;
+    let progress = settings.progress;
+    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>, more: bool| {
+        if let (Some(progress), Ok(solution)) = (progress, &solved) {
+            progress.answered(i, solution.answer.cost, solution.lower_bound);
         }
-    }
+        each(i + 1, solved, more)
+    };
+    let answer = |instance: &Instance, cells_after: u64| {
+        if earlier(late, quick_reserve(cells_after)).passed() {
+            return quick_answer(instance);
+        }
+        let now = Instant::now();
+        let first = first_answer_deadline(hard, instance.side(), now, share, settings.steps);
+        plain_greedy_within(instance, first, hard.within(now, share / 10))
+    };
+    pipelined(instances, 0, answer, &mut hand_out)?;
     Ok(settings.ending(&hard))
 }
 
@@ -361,7 +570,8 @@ pub fn greedy_input<E>(
 #[derive(Clone, Debug)]
 pub struct Prepared<'a> {
     instance: &'a Instance,
-    candidates: Candidates,
+    /// The candidate sets, kept for the search of an open test only.
+    candidates: Option<Candidates>,
     state: State,
 }
 
@@ -401,10 +611,21 @@ fn prepare_within<'a>(
         Some(_) => hard,
         None => hard.within(start, part_of(share, part)),
     };
-    let candidates = Candidates::new(instance);
-    let done = |state: Result<Solution, SolveError>, candidates: Candidates| Prepared {
+    // On large boards the candidate sets take tens of milliseconds: Ctrl-C need not wait.
+    let stopped = match hard.flag() {
+        Some(flag) => Deadline::NEVER.or_stop(flag),
+        None => Deadline::NEVER,
+    };
+    let Some(candidates) = Candidates::until(instance, stopped) else {
+        return Prepared {
+            instance,
+            candidates: None,
+            state: State::Done(quick_answer(instance)),
+        };
+    };
+    let done = |state: Result<Solution, SolveError>, _: Candidates| Prepared {
         instance,
-        candidates,
+        candidates: None,
         state: State::Done(state),
     };
 
@@ -458,7 +679,7 @@ fn prepare_within<'a>(
     };
     Prepared {
         instance,
-        candidates,
+        candidates: Some(candidates),
         state: State::Open {
             cost,
             pieces,
@@ -472,7 +693,8 @@ fn prepare_within<'a>(
 /// [`complete_by_leaps`], then without its redundant pieces ([`prune`]); where the greedy
 /// stopped by itself (no piece brings a king into check), the simple answer ([`fallback`],
 /// pruned) when it is cheaper. So it never costs more than [`plain_greedy_within`]'s answer
-/// with the same deadline. `None` only when no answer was found.
+/// with the same deadline. Where the stop flag of `deadline` cut the greedy short, the
+/// quick [`leap_answer`] instead, as there. `None` only when no answer was found.
 pub fn first_answer<'a>(
     instance: &Instance,
     candidates: &Candidates,
@@ -483,6 +705,13 @@ pub fn first_answer<'a>(
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let deadline = deadline.into();
     let complete = greedy(&mut board, candidates, 0.0, &mut rng, deadline);
+    if !complete
+        && deadline.stopped()
+        && let Some(pieces) = leap_answer(instance)
+    {
+        // Stopped from outside (Ctrl-C): the quick answer, not the slower completion.
+        return verify(instance, &pieces).ok().map(|cost| (cost, pieces));
+    }
     let mut found = Vec::with_capacity(2);
     if complete || complete_by_leaps(&mut board, candidates) {
         prune(&mut board);
@@ -610,7 +839,7 @@ impl Prepared<'_> {
     /// that is done.
     fn searches(&self, seed: u64, greedy_deadline: Deadline<'_>) -> Vec<Search<'_, ChaCha8Rng>> {
         use rayon::prelude::*;
-        let State::Open { pieces, .. } = &self.state else {
+        let (State::Open { pieces, .. }, Some(candidates)) = (&self.state, &self.candidates) else {
             return Vec::new();
         };
         let threads = rayon::current_num_threads().clamp(1, 2) as u64;
@@ -623,12 +852,12 @@ impl Prepared<'_> {
                 let mut board = start_board.clone();
                 if t > 0 {
                     let mut b = Board::new(self.instance);
-                    if greedy(&mut b, &self.candidates, 0.3, &mut rng, greedy_deadline) {
+                    if greedy(&mut b, candidates, 0.3, &mut rng, greedy_deadline) {
                         prune(&mut b);
                         board = b;
                     }
                 }
-                Search::new(board, &self.candidates, rng)
+                Search::new(board, candidates, rng)
             })
             .collect()
     }
@@ -728,7 +957,8 @@ pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
 }
 
 /// [`plain_greedy`] with deadlines: the greedy stops at `first` (a board it left half built
-/// is then completed by [`complete_by_leaps`]), the lower bound reported with the answer is
+/// is then completed by [`complete_by_leaps`], or replaced by the quick [`leap_answer`]
+/// when the stop flag of `first` cut it short), the lower bound reported with the answer is
 /// computed until `bound`. When the greedy finds no piece that brings a king into check
 /// before every king is, the answer is the simple one ([`fallback`]).
 pub fn plain_greedy_within(
@@ -736,7 +966,13 @@ pub fn plain_greedy_within(
     first: Deadline<'_>,
     bound: Deadline<'_>,
 ) -> Result<Solution, SolveError> {
-    let candidates = Candidates::new(instance);
+    let stopped = match first.flag() {
+        Some(flag) => Deadline::NEVER.or_stop(flag),
+        None => Deadline::NEVER,
+    };
+    let Some(candidates) = Candidates::until(instance, stopped) else {
+        return quick_answer(instance);
+    };
     if instance.king_count() == 0 {
         let kind = cheapest_kind(instance);
         let pieces = vec![Placement {
@@ -747,9 +983,16 @@ pub fn plain_greedy_within(
     }
     let mut board = Board::new(instance);
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let pieces = if greedy(&mut board, &candidates, 0.0, &mut rng, first)
-        || (first.passed() && complete_by_leaps(&mut board, &candidates))
-    {
+    let complete = greedy(&mut board, &candidates, 0.0, &mut rng, first);
+    let quick = (!complete && first.stopped())
+        .then(|| leap_answer(instance))
+        .flatten();
+    let pieces = if complete {
+        board.placements()
+    } else if let Some(pieces) = quick {
+        // Stopped from outside (Ctrl-C): the quick answer, not the slower completion.
+        pieces
+    } else if first.passed() && complete_by_leaps(&mut board, &candidates) {
         board.placements()
     } else {
         fallback(instance, &candidates)
