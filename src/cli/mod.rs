@@ -34,12 +34,16 @@ pub use io::{Failure, Verdict};
 /// `gen`, `validate` and `check` for problem setters. `chess-puzzles <command> --help`
 /// describes a command's formats and ends with examples.
 ///
-/// Exit codes: 0 success; 1 a check or validate verdict of wrong/invalid; 2 a usage error or an
-/// input that cannot be read or parsed, with a message on standard error as
-/// `error: <path>:<line>:<column>: expected ..., found ...`; 124 the time limit ran out before
-/// every answer was proven (the best found were written); 130 stopped by Ctrl-C (the answers
-/// held were written; a count writes none). A closed output pipe ends the program quietly
-/// with 0.
+/// Exit codes, the same for every command: 0 success; 1 a check or validate verdict of
+/// wrong/invalid; 2 a usage error, an input that cannot be read or parsed, or an output to
+/// check that cannot be read, with a message on standard error as
+/// `error: <path>:<line>:<column>: expected ..., found ...`; 124 the time limit ran out with
+/// work undone (nqueens best and list: what was found is written; nqueens count: no count;
+/// showdown --steps: steps not made); 130 stopped by Ctrl-C (the answers held were written; a
+/// count writes none). The time limit of showdown (and of showdown --prove) is the budget of
+/// an optimiser that answers every test within it, not a cutoff: it ends with 0, and the
+/// output says which answers are proven optimal. A closed output pipe ends the program
+/// quietly with 0.
 #[derive(Debug, Parser)]
 #[command(name = "chess-puzzles", version)]
 pub struct Cli {

@@ -37,7 +37,7 @@ enum Command {
     /// disjoint and add up to the whole count, so they can run as separate processes or
     /// cluster jobs; `--format json` writes a record for `nqueens merge`.
     ///
-    /// Exit code 2 with a message, and no count, when --time-limit runs out.
+    /// Exit code 124 with a message, and no count, when --time-limit runs out.
     #[command(after_help = super::help::NQUEENS_COUNT)]
     Count(CountArgs),
     /// Adds up the shard records of `nqueens count N --shard I/K --format json`, after
@@ -108,7 +108,7 @@ struct CountArgs {
     /// Threads to count with (default: one per core).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// Give up after this many seconds (exit code 2, no count; Ctrl-C: exit code 130).
+    /// Give up after this many seconds (exit code 124, no count; Ctrl-C: exit code 130).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
     /// Count only shard I of K (0 <= I < K <= 1000000000) of an empty board.
@@ -257,11 +257,12 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             );
             return Ok(Verdict::Interrupted);
         }
-        return Err(Failure::Usage(format!(
+        eprintln!(
             "time limit reached after {:.1} s with {share:.0}% of the count done; no count \
              written",
             started.elapsed().as_secs_f64()
-        )));
+        );
+        return Ok(Verdict::OutOfTime);
     };
     match args.shard {
         None => nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?,

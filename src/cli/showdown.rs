@@ -4,9 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chess_puzzles::error::InputError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
-use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
+use chess_puzzles::showdown::judge::{self, CheckError, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
 use indicatif::ProgressBar;
 
@@ -26,15 +27,17 @@ pub struct Args {
     solve: SolveArgs,
     /// Seconds for the whole input, counted once it has been read, shared out among its tests;
     /// it bounds the whole run, whatever the other options (0: the quickest answers; inf: no
-    /// limit, stop with Ctrl-C) [default: 8.5; with --prove, 60 per test].
+    /// limit, stop with Ctrl-C) [default: 8.5; with --prove, 60 per test]. It is a budget, not
+    /// a cutoff: every test is answered within it, so the exit code is 0 (unless --steps
+    /// were cut short: 124).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
     /// Seed of the random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Run exactly N local-search steps per test and thread instead of sharing the time out:
-    /// the answers then depend only on the seed. The time limit still ends the run (a note
-    /// says so, as the answers then depend on the machine's speed).
+    /// the answers then depend only on the seed. The time limit still ends the run (then
+    /// exit code 124, every test answered: the answers depend on the machine's speed).
     #[arg(long, value_name = "N")]
     steps: Option<u64>,
     /// Say which pieces check each king: a list under each board with --format board, a
@@ -61,7 +64,8 @@ enum Command {
     /// Check strictly that an input obeys the statement's layout and limits.
     Validate(ValidateArgs),
     /// Judges an answer file: verifies every test and prints its score (cost / n²) and the
-    /// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an unreadable INPUT.
+    /// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an INPUT that cannot be
+    /// read or parsed, or an OUTPUT that cannot be read.
     Check {
         /// The judge input (`-` for standard input).
         input: PathBuf,
@@ -171,10 +175,13 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         && let Some(steps) = args.steps
     {
         eprintln!(
-            "note: the time limit ({} s) ran out before --steps {steps} were made: the answers \
-             depend on this machine's speed (raise --time-limit)",
+            "time limit reached: the time limit ({} s) ran out before --steps {steps} were \
+             made; every test is answered, but the answers depend on this machine's speed \
+             (raise --time-limit)",
             time_limit
         );
+        // The work asked for was left undone, as for every command.
+        return Ok(Verdict::OutOfTime);
     }
     Ok(Verdict::Done)
 }
@@ -224,9 +231,16 @@ fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict,
     let report = judge::check(input_file.reader, output_file.reader, |case, score| {
         lines.push_str(&format!("test {case}: {score:.6}\n"));
     })
-    .map_err(|error| Failure::Input {
-        name: input_name,
-        error,
+    .map_err(|error| match error {
+        CheckError::Output(e) => Failure::Input {
+            name: output_name.clone(),
+            error: InputError::Io(e),
+        },
+        CheckError::Input(error) => Failure::Input {
+            name: input_name,
+            error,
+        },
+        other => Failure::Usage(other.to_string()),
     })?;
     let verdict = match &report.verdict {
         JudgeVerdict::Accepted => {

@@ -269,8 +269,29 @@ pub fn checkers(instance: &Instance, pieces: &[Placement]) -> Vec<(Square, Vec<u
     by_king
 }
 
-/// Why [`check`] could not judge: the judge input itself is unreadable.
-pub type CheckError = InputError;
+/// Why [`check`] could not judge: the judge input cannot be read or parsed, or the output
+/// cannot be read (a malformed output is a wrong answer, not an error).
+pub use crate::judge::CheckError;
+
+/// A reader of the output that keeps its first read error (the scanner turns errors into
+/// messages; an unreadable output is an error of its own, not a wrong answer).
+struct Latched<'a, R> {
+    inner: R,
+    failure: &'a std::cell::Cell<Option<std::io::Error>>,
+}
+
+impl<R: Read> Read for Latched<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.inner.read(buf).inspect_err(|e| {
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                let first = self.failure.take();
+                self.failure.set(Some(
+                    first.unwrap_or_else(|| std::io::Error::new(e.kind(), e.to_string())),
+                ));
+            }
+        })
+    }
+}
 
 /// Reads the next number of an answer file, as a wrong answer when it is missing or malformed.
 fn answer_number<R: Read>(
@@ -347,15 +368,20 @@ fn judge_case<R: Read>(instance: &Instance, sc: &mut Scanner<R>) -> Result<u64, 
 }
 
 /// Judges an answer file against a judge input. `on_score(case, score)` is called for each
-/// valid test as it is judged. Fails only when the judge input cannot be read or parsed; a
-/// wrong or malformed answer is a [`Verdict::Wrong`] in the report.
+/// valid test as it is judged. Fails when the judge input cannot be read or parsed (read to
+/// its end whatever the output holds), or the output cannot be read; a wrong or malformed
+/// answer is a [`Verdict::Wrong`] in the report.
 pub fn check<I: Read, O: Read>(
     input: I,
     output: O,
     mut on_score: impl FnMut(u64, f64),
 ) -> Result<Report, CheckError> {
     let mut reader = Reader::new(Scanner::new(input))?;
-    let mut answers = Scanner::new(output);
+    let failure = std::cell::Cell::new(None);
+    let mut answers = Scanner::new(Latched {
+        inner: output,
+        failure: &failure,
+    });
     let mut scores = Vec::new();
     let mut verdict = Verdict::Accepted;
     let mut case = 0;
@@ -374,8 +400,11 @@ pub fn check<I: Read, O: Read>(
             Err(reason) => verdict = Verdict::Wrong { case, reason },
         }
     }
+    if let Some(e) = failure.take() {
+        return Err(CheckError::Output(e));
+    }
     if verdict == Verdict::Accepted {
-        // Anything after the last answer, readable or not, makes the output wrong.
+        // Anything after the last answer makes the output wrong.
         let trailing = match answers.next_token() {
             Ok(None) => None,
             Ok(Some(token)) => Some((token.position, token.describe())),
@@ -384,6 +413,9 @@ pub fn check<I: Read, O: Read>(
                 Some((answers.position(), format!("unreadable output ({e})")))
             }
         };
+        if let Some(e) = failure.take() {
+            return Err(CheckError::Output(e));
+        }
         if let Some((position, found)) = trailing {
             verdict = Verdict::Wrong {
                 case,
