@@ -34,6 +34,42 @@ pub struct Args {
     /// How many requests may wait for a solver (up to 5 s each); more are answered 503.
     #[arg(long, value_name = "N", default_value_t = Limits::default().queue)]
     queue: usize,
+    /// How long a client may take to send a request's headers, in seconds, counted from the
+    /// moment the server waits for them (also how long an idle connection is kept open); the
+    /// connection is closed after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64())]
+    header_timeout: f64,
+    /// How many connections may be open at once; more wait, not accepted, until one closes
+    /// (at most the open-file limit, `ulimit -n`, less 64 for the server's own files)
+    /// [default: 256, or that limit when lower].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: Option<u32>,
+}
+
+/// Files the server keeps open besides its connections (standard streams, the listening
+/// socket, the runtime's own), with room to spare.
+const OWN_FILES: u64 = 64;
+
+/// The soft limit of open files (`ulimit -n`), where the system tells it.
+fn open_file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // Safety: `limit` is valid for writes for the whole call.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0
+            && limit.rlim_cur != libc::RLIM_INFINITY
+        {
+            return Some(limit.rlim_cur as u64);
+        }
+        None
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
@@ -46,6 +82,28 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
                 args.max_time
             ))
         })?;
+    let header_timeout = Duration::try_from_secs_f64(args.header_timeout)
+        .ok()
+        .filter(|d| !d.is_zero() && *d <= Duration::from_secs(3600))
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "--header-timeout: expected a number of seconds above 0 and at most an hour, \
+                 found {}",
+                args.header_timeout
+            ))
+        })?;
+    let most = open_file_limit().map(|files| (files, files.saturating_sub(OWN_FILES).max(1)));
+    let max_connections = match (args.max_connections, most) {
+        (Some(n), Some((files, most))) if u64::from(n) > most => {
+            return Err(Failure::Usage(format!(
+                "--max-connections: expected at most {most} (the open-file limit, {files}, less \
+                 {OWN_FILES} for the server's own files; raise it with `ulimit -n`), found {n}"
+            )));
+        }
+        (Some(n), _) => n as usize,
+        (None, Some((_, most))) => Limits::default().max_connections.min(most as usize),
+        (None, None) => Limits::default().max_connections,
+    };
     if args.max_body == 0 {
         return Err(Failure::Usage(
             "--max-body: expected a number of bytes above 0, found 0".to_string(),
@@ -66,6 +124,8 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
             max_time,
             solvers: args.solvers.map_or(Limits::default().solvers, usize::from),
             queue: args.queue,
+            header_timeout,
+            max_connections,
             ..Limits::default()
         },
     };

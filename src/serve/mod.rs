@@ -57,6 +57,14 @@ pub struct Limits {
     pub queue_wait: Duration,
     /// How long a client may take to send its request body (408 after it).
     pub body_timeout: Duration,
+    /// How long a client may take to send a request's headers, counted from the moment the
+    /// server waits for them: on a new connection, and on a kept-alive one after its last
+    /// answer (so it is also how long an idle connection is kept). The connection is closed
+    /// after it.
+    pub header_timeout: Duration,
+    /// How many connections are open at once; beyond it, new ones wait unaccepted in the
+    /// system's queue of the listening socket until one closes.
+    pub max_connections: usize,
 }
 
 impl Default for Limits {
@@ -69,6 +77,8 @@ impl Default for Limits {
             queue: 64,
             queue_wait: Duration::from_secs(5),
             body_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
         }
     }
 }
@@ -157,34 +167,67 @@ pub fn router(limits: Limits, local: SocketAddr) -> Router {
 
 /// Serves on `listener` until `shutdown` completes, then lets the requests under way finish
 /// (at most `limits.max_time` and a little more).
+///
+/// Each connection is served by hyper's HTTP/1 with the limits axum's own `serve` does not
+/// set: the headers of a request must arrive within `limits.header_timeout` (also the
+/// longest an idle kept-alive connection is kept), a client may half-close its connection
+/// once its request is sent and still get the answer, and at most `limits.max_connections`
+/// are open at once (the others wait in the listening socket's queue: file descriptors are
+/// never exhausted).
 pub async fn serve(
     listener: TcpListener,
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::server::graceful::GracefulShutdown;
+    use hyper_util::service::TowerToHyperService;
+
     let local = listener.local_addr()?;
     let grace = limits.max_time + Duration::from_secs(2);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .half_close(true)
+        .keep_alive(true);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     let app = router(limits, local);
-    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        shutdown.await;
-        let _ = stopping.send(());
-    });
-    let server = std::pin::pin!(server.into_future());
-    // Once asked to stop, requests under way get `grace` to finish; then the server stops
-    // anyway (a client that never reads its answer must not keep it up).
-    let forced = async move {
-        if stopped.await.is_ok() {
-            tokio::time::sleep(grace).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
-    let forced = std::pin::pin!(forced);
-    match futures_util::future::select(server, forced).await {
-        futures_util::future::Either::Left((result, _)) => result,
-        futures_util::future::Either::Right(((), _)) => Ok(()),
+    let connections = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        // A slot first: beyond the cap, connections are not accepted (they wait in the
+        // listening socket's queue), so no file descriptor is taken for them.
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slot else { break };
+        let stream = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let stream = match stream {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors or memory for a moment, or a connection reset
+                // before it was accepted: try again shortly rather than spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A connection that fails (a timeout, a client gone) ends like one that closes.
+            let _ = connection.await;
+            drop(slot);
+        });
     }
+    // No more connections; those open finish their requests (idle ones close at once), for
+    // `grace` at most: a client that never reads its answer must not keep the server up.
+    drop(listener);
+    let _ = tokio::time::timeout(grace, connections.shutdown()).await;
+    Ok(())
 }
 
 /// Starts a runtime, binds `config`'s address (see [`bind`]), calls `ready` with the page's
