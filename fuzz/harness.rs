@@ -122,3 +122,163 @@ pub fn check(data: &[u8]) {
         assert_eq!(output, right.as_bytes(), "only the right answer is exact");
     }
 }
+
+/// The endpoints the `serve` target sends requests to: the method they take, and their path.
+#[cfg(feature = "serve")]
+const ENDPOINTS: [(&str, &str); 12] = [
+    ("POST", "/api/queens"),
+    ("POST", "/api/sultan"),
+    ("POST", "/api/tour"),
+    ("POST", "/api/tour/explain"),
+    ("POST", "/api/showdown"),
+    ("POST", "/api/showdown/checks"),
+    ("POST", "/api/nqueens/best"),
+    ("GET", "/api/nqueens/count"),
+    ("GET", "/api/nqueens/count/events"),
+    ("GET", "/api/nqueens/list"),
+    ("GET", "/"),
+    ("GET", "/api/no-such-endpoint"),
+];
+
+/// The server's request handling (the guards, the query parameters, the bodies, every
+/// endpoint) on arbitrary requests, answered in process ([`serve::InProcess`]): an answer
+/// with one of the statuses the README lists, never a 500 or a panic, in bounded time (every
+/// solve is capped at 100 ms); every refusal of the API a JSON `{"error": ...}`; and a
+/// judge input posted to `queens`, `sultan` or `tour` with no query answered exactly as the
+/// library's `run` answers it (the same bytes, or a 400 at the same line and column).
+///
+/// The first byte picks the endpoint, the second how the request is made (the other method,
+/// the Host header right, missing or another site's, an `Origin` of another site, the query
+/// sent raw or percent-encoded, a `Content-Length` stated or overstated); then the query
+/// string's bytes, a 0xFF byte, and the body.
+#[cfg(feature = "serve")]
+pub fn serve(data: &[u8]) {
+    use std::sync::OnceLock;
+
+    use chess_puzzles::serve::{InProcess, Limits};
+
+    static SERVER: OnceLock<Option<InProcess>> = OnceLock::new();
+    let Some(server) = SERVER
+        .get_or_init(|| {
+            InProcess::new(Limits {
+                max_body: 1 << 16,
+                max_time: Duration::from_millis(100),
+                solvers: 2,
+                queue: 4,
+                queue_wait: Duration::from_secs(1),
+                body_timeout: Duration::from_secs(1),
+                ..Limits::default()
+            })
+            .ok()
+        })
+        .as_ref()
+    else {
+        return;
+    };
+    let [pick, how, rest @ ..] = data else {
+        return;
+    };
+    let (query, body) = match rest.iter().position(|&b| b == 0xFF) {
+        Some(at) => (&rest[..at], rest[at + 1..].to_vec()),
+        None => (rest, Vec::new()),
+    };
+    let (method, path) = ENDPOINTS[usize::from(*pick) % ENDPOINTS.len()];
+    let other_method = how & 1 != 0;
+    let method = match (method, other_method) {
+        (m, false) => m,
+        ("GET", true) => "POST",
+        (_, true) => "GET",
+    };
+    let mut target = path.as_bytes().to_vec();
+    if !query.is_empty() {
+        target.push(b'?');
+        if how & 16 != 0 {
+            target.extend_from_slice(query);
+        } else {
+            for &b in query {
+                if b.is_ascii_alphanumeric() || b"&=-._~,".contains(&b) {
+                    target.push(b);
+                } else {
+                    target.extend_from_slice(format!("%{b:02X}").as_bytes());
+                }
+            }
+        }
+    }
+    let host = server.host().to_string();
+    let length = body.len().to_string();
+    let mut headers: Vec<(&[u8], &[u8])> = Vec::new();
+    match how >> 1 & 3 {
+        2 => {}
+        3 => headers.push((b"host", b"evil.example")),
+        _ => headers.push((b"host", host.as_bytes())),
+    }
+    if how & 8 != 0 {
+        headers.push((b"origin", b"http://evil.example"));
+    }
+    match how >> 5 & 3 {
+        1 => headers.push((b"content-length", length.as_bytes())),
+        2 => headers.push((b"content-length", b"1099511627776")),
+        _ => {}
+    }
+    let Some(answer) = server.request(method.as_bytes(), &target, &headers, body.clone()) else {
+        // Not an HTTP request at all (a raw query with bytes a URI cannot hold).
+        return;
+    };
+    let status = answer.status;
+    assert_ne!(
+        status,
+        500,
+        "{method} {}: a 500",
+        String::from_utf8_lossy(&target)
+    );
+    assert!(
+        [200, 400, 403, 404, 405, 408, 413, 421, 503, 504].contains(&status),
+        "{method} {}: status {status}",
+        String::from_utf8_lossy(&target)
+    );
+    if status != 200 && status != 405 && path.starts_with("/api") {
+        assert_eq!(
+            answer.header("content-type"),
+            Some(&b"application/json"[..])
+        );
+        let error: serde_json::Value =
+            serde_json::from_slice(&answer.body).expect("a refusal is JSON");
+        assert!(error["error"].is_string(), "{error}");
+    }
+    // A plain judge input, asked plainly: the command line's answer.
+    let plain = query.is_empty() && !other_method && how & 0b0110_1110 == 0;
+    if plain && usize::from(*pick) % ENDPOINTS.len() < 3 && status != 504 && !answer.cut {
+        let mut out = Vec::new();
+        let ran = match pick % 12 {
+            0 => {
+                let options = queens::Options {
+                    format: OutputFormat::Json,
+                    ..Default::default()
+                };
+                queens::run(&body[..], &mut out, options)
+            }
+            1 => sultan::run(&body[..], &mut out, OutputFormat::Json),
+            _ => {
+                let options = tour::Options {
+                    format: OutputFormat::Json,
+                };
+                tour::run(&body[..], &mut out, options)
+            }
+        };
+        match ran {
+            Ok(()) => {
+                assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer.body));
+                assert_eq!(answer.body, out, "the API's bytes are the command line's");
+            }
+            Err(chess_puzzles::error::RunError::Input(
+                chess_puzzles::error::InputError::Parse(e),
+            )) => {
+                assert_eq!(status, 400);
+                let error: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+                assert_eq!(error["line"], e.position.line);
+                assert_eq!(error["column"], e.position.column);
+            }
+            Err(_) => {}
+        }
+    }
+}

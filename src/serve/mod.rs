@@ -23,6 +23,7 @@ pub mod api;
 pub mod assets;
 mod gate;
 pub mod guard;
+mod in_process;
 mod params;
 mod stream;
 
@@ -34,6 +35,8 @@ use std::time::Duration;
 
 use axum::Router;
 use tokio::net::TcpListener;
+
+pub use in_process::{Answered, InProcess};
 
 /// The port tried first when none is given.
 pub const DEFAULT_PORT: u16 = 8080;

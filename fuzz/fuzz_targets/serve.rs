@@ -1,0 +1,10 @@
+//! The `serve` target: see `fuzz/harness.rs`, which the regression test replays too. Built
+//! with the crate's `serve` feature: `cargo fuzz run serve --features serve`.
+#![no_main]
+
+// Each target calls one of the harness's functions.
+#[allow(dead_code)]
+#[path = "../harness.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::serve(data));
