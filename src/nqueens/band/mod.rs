@@ -67,9 +67,9 @@ use word::Word;
 /// The smallest side counted this way.
 pub const MIN_N: usize = 6;
 
-/// The largest side counted this way (rows are `u32` masks, and the sides' inner diagonals
-/// fit `u64` masks).
-pub const MAX_N: usize = 25;
+/// The largest side counted this way: beyond, the sides that keep the band's configurations
+/// few enough to list (sides of 11 columns and more) need more memory than a machine has.
+pub const MAX_N: usize = 27;
 
 /// The most band columns.
 const MAX_BAND: usize = MAX_N;
@@ -127,13 +127,16 @@ impl Band {
             .find(|band| band.side == side)
     }
 
-    /// The band counted by default: from 19 to 23 sides of 9 columns (`u64` words; bands of
-    /// one to five columns), the fastest measured whose sides' memory stays within a few
-    /// hundred megabytes a thread (sides of 10 columns take 5 GB at n = 23); elsewhere the
-    /// narrowest band whose sides have at most 8 columns (`u32` words).
+    /// The band counted by default: from 19 to 26 sides of 9 columns (`u64` words; bands of
+    /// one to eight columns), the fastest measured whose sides' memory stays within a few
+    /// hundred megabytes a thread (sides of 10 columns take 5 GB at n = 23); at 27 sides of
+    /// 10 (1.2 GB a thread; with sides of 9, the band's 3 x 10^10 configurations would take
+    /// minutes to list); below 19 the narrowest band whose sides have at most 8 columns
+    /// (`u32` words).
     pub fn default_for(n: usize) -> Option<Band> {
         match n {
-            19..=23 => Band::with_side(n, 9),
+            19..=26 => Band::with_side(n, 9),
+            27.. => Band::with_side(n, 10),
             _ => (0..=n / 2)
                 .filter_map(|k| Band::new(n, k))
                 .find(|band| band.side <= u32::MAX_SIDE),
@@ -143,6 +146,11 @@ impl Band {
     /// The board side.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// The number of columns of each side.
+    pub fn side(&self) -> usize {
+        self.side
     }
 
     /// The number of band columns.
@@ -368,10 +376,10 @@ impl Band {
         sides: &Sides<W>,
         range: Range<u64>,
         work: &mut Workspace<W>,
-    ) -> u64 {
+    ) -> Tally {
         let s = self.side;
         let all = (1u32 << (2 * s)) - 1;
-        let mut total = 0;
+        let mut total = Tally::default();
         let mut set = unrank(range.start, s);
         for _ in range {
             // A mirrored configuration counts the smaller of a set and its complement, twice.
@@ -386,7 +394,7 @@ impl Band {
                         .sides_on(&sides.ranks, all ^ set, work.fast, &mut work.east);
                     if !work.east.is_empty() {
                         let pairs = work.kernel.disjoint_pairs(&work.west, &work.east);
-                        total += if config.mirrored { 2 * pairs } else { pairs };
+                        total.add(if config.mirrored { 2 * pairs } else { pairs });
                     }
                 }
             }
@@ -407,7 +415,9 @@ impl Band {
         let mut sides = Sides::new(self.ranks());
         let ranks = sides.ranks.clone();
         self.build(config, &ranks, &mut sides);
-        self.count_row_sets(config, &sides, 0..self.row_sets(), work)
+        let tally = self.count_row_sets(config, &sides, 0..self.row_sets(), work);
+        debug_assert!(tally.verified());
+        tally.count as u64
     }
 }
 
@@ -499,11 +509,83 @@ impl<W: Word> Workspace<W> {
     }
 }
 
+/// The modulus of a [`Tally`]'s residue: the Mersenne prime 2^61 - 1.
+pub const RESIDUE_MODULUS: u64 = (1 << 61) - 1;
+
+/// A count and, kept apart, the same count modulo [`RESIDUE_MODULUS`]: every addition is
+/// made twice, in 128-bit and in modular arithmetic, so that an overflow or a lost carry
+/// anywhere in the sums shows as a count that does not match its residue.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Tally {
+    /// The placements counted.
+    pub count: u128,
+    /// The same, modulo [`RESIDUE_MODULUS`], summed separately.
+    pub residue: u64,
+}
+
+impl Tally {
+    /// Adds `n` placements.
+    #[inline]
+    fn add(&mut self, n: u64) {
+        self.count += u128::from(n);
+        self.residue = modular_sum(self.residue, n % RESIDUE_MODULUS);
+    }
+
+    /// The tally `factor` times over.
+    fn times(self, factor: u64) -> Tally {
+        Tally {
+            count: self.count * u128::from(factor),
+            residue: (u128::from(self.residue) * u128::from(factor) % u128::from(RESIDUE_MODULUS))
+                as u64,
+        }
+    }
+
+    /// The sum of two tallies.
+    fn plus(self, other: Tally) -> Tally {
+        Tally {
+            count: self.count + other.count,
+            residue: modular_sum(self.residue, other.residue),
+        }
+    }
+
+    /// Whether the count matches its residue.
+    pub fn verified(&self) -> bool {
+        self.count % u128::from(RESIDUE_MODULUS) == u128::from(self.residue)
+    }
+}
+
+/// `a + b` modulo [`RESIDUE_MODULUS`], for `a, b` below it.
+#[inline]
+fn modular_sum(a: u64, b: u64) -> u64 {
+    let sum = a + b;
+    if sum >= RESIDUE_MODULUS {
+        sum - RESIDUE_MODULUS
+    } else {
+        sum
+    }
+}
+
+/// Configurations wanted per shard at least, on average: the band of a count split into
+/// shards is narrowed until it has that many (the shards then hold whole configurations,
+/// whose sides are built once, and their differences even out).
+pub const CONFIGS_PER_SHARD: u64 = 8;
+
+/// The band is not narrowed for shards beyond about this many configurations (listing them
+/// takes about a second; each column more multiplies them by 10 to 20).
+const MAX_CONFIGS: u64 = 100_000_000;
+
+/// Configurations counted together (their sides built and counted in parallel) before the
+/// next are listed: a count holds only these in memory, whatever the board.
+const BATCH: usize = 4096;
+
 /// A count laid out as numbered work units: the row sets of every configuration of a band.
+/// The configurations are listed when counted, never stored all at once: a range of units
+/// lists only the configurations it counts (and walks past those before it).
 #[derive(Clone, Debug)]
 pub struct Plan {
     band: Band,
-    configs: Vec<Config>,
+    /// The configurations, one per orbit.
+    configs: u64,
     /// Row sets per configuration.
     row_sets: u64,
 }
@@ -514,11 +596,26 @@ impl Plan {
         Band::default_for(n).map(Plan::with_band)
     }
 
+    /// The plan of a count of `n` split into `shards`: the default band, narrowed (sides one
+    /// column narrower at a time) until it has [`CONFIGS_PER_SHARD`] configurations per shard,
+    /// or until one step more would pass [`MAX_CONFIGS`] in all.
+    pub fn for_shards(n: usize, shards: u64) -> Option<Plan> {
+        let mut plan = Plan::new(n)?;
+        let wanted = shards.saturating_mul(CONFIGS_PER_SHARD);
+        while plan.configs < wanted && plan.configs.saturating_mul(20) <= MAX_CONFIGS {
+            match Band::with_side(n, plan.band.side - 1) {
+                Some(band) => plan = Plan::with_band(band),
+                None => break,
+            }
+        }
+        Some(plan)
+    }
+
     /// The plan of `band`.
     pub fn with_band(band: Band) -> Plan {
         Plan {
             band,
-            configs: band.configs(),
+            configs: band.count_configs(),
             row_sets: band.row_sets(),
         }
     }
@@ -530,7 +627,7 @@ impl Plan {
 
     /// The number of work units.
     pub fn units(&self) -> u64 {
-        self.configs.len() as u64 * self.row_sets
+        self.configs * self.row_sets
     }
 
     /// The units of shard `index` of `shards` (`index < shards`): the whole range cut into
@@ -542,9 +639,10 @@ impl Plan {
         cut(index)..cut(index + 1)
     }
 
-    /// The number of placements counted by the units `range`, weighted by symmetry; `None`
-    /// when `control` said stop. Counts on the current rayon pool; progress in row sets.
-    pub fn count(&self, range: Range<u64>, control: &Control) -> Option<u128> {
+    /// The placements counted by the units `range`, weighted by symmetry, with their residue;
+    /// `None` when `control` said stop. Counts on the current rayon pool; progress in row
+    /// sets.
+    pub fn count(&self, range: Range<u64>, control: &Control) -> Option<Tally> {
         if self.band.side <= u32::MAX_SIDE {
             self.count_with::<u32>(range, control)
         } else {
@@ -553,64 +651,94 @@ impl Plan {
     }
 
     /// [`Plan::count`] with words `W`.
-    fn count_with<W: Word>(&self, range: Range<u64>, control: &Control) -> Option<u128> {
+    fn count_with<W: Word>(&self, range: Range<u64>, control: &Control) -> Option<Tally> {
         let range = range.start.min(self.units())..range.end.min(self.units());
         control.add_total(range.end.saturating_sub(range.start));
-        // Work items: (configuration, row sets) in order, at most CHUNK row sets each.
-        let mut items = Vec::new();
-        let mut at = range.start;
-        while at < range.end {
-            let config = (at / self.row_sets) as usize;
-            let config_end = (config as u64 + 1) * self.row_sets;
-            let end = range.end.min(config_end).min(at + CHUNK);
-            items.push((
-                config,
-                at - config as u64 * self.row_sets..end - config as u64 * self.row_sets,
-            ));
-            at = end;
+        if range.is_empty() {
+            return Some(Tally::default());
         }
-        // The items grouped by configuration: a configuration's sides are built once (its two
-        // sides at the same time), then its items counted in parallel. Nested parallel loops
-        // rather than sides built on demand under a lock: a thread that needs sides another
-        // is building helps build them instead of waiting.
-        let mut groups: Vec<(usize, Vec<Range<u64>>)> = Vec::new();
-        for (c, sets) in items {
-            match groups.last_mut() {
-                Some((last, chunks)) if *last == c => chunks.push(sets),
-                _ => groups.push((c, vec![sets])),
-            }
-        }
+        let first = range.start / self.row_sets;
+        let last = (range.end - 1) / self.row_sets;
         let ranks = self.band.ranks();
         // The memory of configurations done with, reused (fresh pages cost page faults).
         let spare_sides: Mutex<Vec<Sides<W>>> = Mutex::new(Vec::new());
         let spare_work: Mutex<Vec<Workspace<W>>> = Mutex::new(Vec::new());
-        groups
-            .into_par_iter()
-            .map(|(c, chunks)| {
+        let mut total = Tally::default();
+        let mut stopped = false;
+        let mut batch: Vec<(u64, Config)> = Vec::with_capacity(BATCH);
+        let flush = |batch: &mut Vec<(u64, Config)>, total: &mut Tally| {
+            let counted =
+                self.count_batch(batch, &range, &ranks, &spare_sides, &spare_work, control);
+            batch.clear();
+            counted.map(|tally| *total = total.plus(tally)).is_some()
+        };
+        self.band.for_each_config(|index, config| {
+            if index < first {
+                return ControlFlow::Continue(());
+            }
+            batch.push((index, config));
+            if batch.len() == BATCH && !flush(&mut batch, &mut total) || control.should_stop() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+            if index == last {
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        if !stopped && !batch.is_empty() && !flush(&mut batch, &mut total) {
+            stopped = true;
+        }
+        (!stopped).then_some(total)
+    }
+
+    /// The units of `range` that belong to the configurations of `batch` (numbered), counted
+    /// in parallel: a configuration's sides are built once (its two sides at the same time),
+    /// then its row sets counted in items of at most [`CHUNK`], in parallel. Nested parallel
+    /// loops rather than sides built on demand under a lock: a thread that needs sides
+    /// another is building helps build them instead of waiting.
+    fn count_batch<W: Word>(
+        &self,
+        batch: &[(u64, Config)],
+        range: &Range<u64>,
+        ranks: &Arc<Ranks>,
+        spare_sides: &Mutex<Vec<Sides<W>>>,
+        spare_work: &Mutex<Vec<Workspace<W>>>,
+        control: &Control,
+    ) -> Option<Tally> {
+        batch
+            .par_iter()
+            .map(|&(index, ref config)| {
                 if control.should_stop() {
                     return None;
                 }
-                let config = &self.configs[c];
-                let mut sides = pop(&spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
-                self.band.build(config, &ranks, &mut sides);
-                let count = chunks
+                // This configuration's row sets within the range.
+                let base = index * self.row_sets;
+                let sets = range.start.max(base) - base..range.end.min(base + self.row_sets) - base;
+                let chunks: Vec<Range<u64>> = (sets.start..sets.end)
+                    .step_by(CHUNK as usize)
+                    .map(|at| at..(at + CHUNK).min(sets.end))
+                    .collect();
+                let mut sides = pop(spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
+                self.band.build(config, ranks, &mut sides);
+                let tally = chunks
                     .into_par_iter()
                     .map(|sets| {
                         if control.should_stop() {
                             return None;
                         }
-                        let mut work = pop(&spare_work).unwrap_or_default();
+                        let mut work = pop(spare_work).unwrap_or_default();
                         let size = sets.end - sets.start;
-                        let count = self.band.count_row_sets(config, &sides, sets, &mut work);
-                        push(&spare_work, work);
+                        let tally = self.band.count_row_sets(config, &sides, sets, &mut work);
+                        push(spare_work, work);
                         control.add_done(size);
-                        Some(u128::from(count))
+                        Some(tally)
                     })
-                    .try_reduce(|| 0, |a, b| Some(a + b));
-                push(&spare_sides, sides);
-                Some(count? * u128::from(config.weight))
+                    .try_reduce(Tally::default, |a, b| Some(a.plus(b)));
+                push(spare_sides, sides);
+                Some(tally?.times(u64::from(config.weight)))
             })
-            .try_reduce(|| 0, |a, b| Some(a + b))
+            .try_reduce(Tally::default, |a, b| Some(a.plus(b)))
     }
 }
 
@@ -629,7 +757,15 @@ fn push<T>(pool: &Mutex<Vec<T>>, value: T) {
 /// current rayon pool; progress in row sets.
 pub fn count(n: usize, control: &Control) -> Option<u128> {
     let plan = Plan::new(n)?;
-    plan.count(0..plan.units(), control)
+    let tally = plan.count(0..plan.units(), control)?;
+    // An overflow anywhere in the sums would show here; none is possible below 2^64
+    // placements per row set, but the check costs nothing.
+    assert!(
+        tally.verified(),
+        "the count {} fails its residue",
+        tally.count
+    );
+    Some(tally.count)
 }
 
 #[cfg(test)]
@@ -665,8 +801,9 @@ mod tests {
             for k in 0..=n / 2 {
                 if let Some(band) = Band::new(n, k) {
                     let plan = Plan::with_band(band);
-                    let got = plan.count(0..plan.units(), &Control::new());
-                    assert_eq!(got, Some(expected), "n = {n}, band {}", band.width());
+                    let got = plan.count(0..plan.units(), &Control::new()).unwrap();
+                    assert!(got.verified());
+                    assert_eq!(got.count, expected, "n = {n}, band {}", band.width());
                 }
             }
         }
@@ -849,22 +986,25 @@ mod tests {
         let mut rng = crate::judge::rng(11);
         for n in [8, 9, 12, 13] {
             let plan = Plan::new(n).unwrap();
-            let whole = plan.count(0..plan.units(), &Control::new()).unwrap();
+            let whole = plan.count(0..plan.units(), &Control::new()).unwrap().count;
             let units = plan.units();
             let mut counts = vec![1, 2, 3, 7, 100, units - 1, units, units + 5];
             counts.extend((0..4).map(|_| rng.random_range(1..=units + 10)));
             for shards in counts {
-                let mut sum = 0;
+                let mut sum = Tally::default();
                 let mut next = 0;
                 for i in 0..shards {
                     let range = plan.shard(i, shards);
                     // Consecutive, disjoint, covering.
                     assert_eq!(range.start, next, "n = {n}, {i} of {shards}");
                     next = range.end;
-                    sum += plan.count(range, &Control::new()).unwrap();
+                    let part = plan.count(range, &Control::new()).unwrap();
+                    assert!(part.verified());
+                    sum = sum.plus(part);
                 }
                 assert_eq!(next, units);
-                assert_eq!(sum, whole, "n = {n}, {shards} shards");
+                assert_eq!(sum.count, whole, "n = {n}, {shards} shards");
+                assert!(sum.verified());
             }
         }
     }
