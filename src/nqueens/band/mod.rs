@@ -566,9 +566,10 @@ fn modular_sum(a: u64, b: u64) -> u64 {
 }
 
 /// Configurations wanted per shard at least, on average: the band of a count split into
-/// shards is narrowed until it has that many (the shards then hold whole configurations,
-/// whose sides are built once, and their differences even out).
-pub const CONFIGS_PER_SHARD: u64 = 8;
+/// shards is narrowed until it has that many, so that most shards hold whole configurations
+/// (whose sides are then built once) and their differences even out. Not more: a narrower
+/// band is slower (at n = 16, sides of 6 columns take 12 times as long as sides of 7).
+pub const CONFIGS_PER_SHARD: u64 = 2;
 
 /// The band is not narrowed for shards beyond about this many configurations (listing them
 /// takes about a second; each column more multiplies them by 10 to 20).
