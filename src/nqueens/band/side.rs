@@ -9,11 +9,11 @@
 //! sides are about `2.3^2` times fewer than the sides, and only they are stored: the sides
 //! of a row set are made just before they are counted, in a buffer that stays in cache.
 
-use super::word::{Completion, Word};
+use super::word::{Completion, Word, gather_bits};
 
-/// The most columns of a side (`u64` words: `4 * MAX_SIDE - 2` footprint bits, and the
-/// `2s` free rows of a side's row sets within the 24 bits that [`Ranks`] numbers).
-pub const MAX_SIDE: usize = 12;
+/// The most columns of a side (packed `u64` words: `4 * MAX_SIDE - 2` footprint bits and
+/// twice `MAX_SIDE + 2` rows of outer attacks in 64 bits).
+pub const MAX_SIDE: usize = 10;
 
 /// The most rows of a board.
 pub const MAX_ROWS: usize = 32;
@@ -164,8 +164,10 @@ pub struct Side<W> {
     /// Per pair of row indices (`a * 32 + b`): queens on row `a` of the last but one column
     /// and row `b` of the last, if both may stand there together.
     completions: Vec<Option<Completion<W>>>,
-    /// The partial sides as found: rank, outer attacks, footprint.
-    found: Vec<(u32, W, W)>,
+    /// The partial sides as found: row set and footprint (packed with the outer attacks for
+    /// packed words); and their outer attacks, for words that are not packed.
+    found: Vec<(u32, W)>,
+    found_outer: Vec<W>,
 }
 
 impl<W: Word> Side<W> {
@@ -175,34 +177,39 @@ impl<W: Word> Side<W> {
         debug_assert!((2..=W::MAX_SIDE).contains(&s) && ranks.ones == s - 2);
         self.columns = s;
         self.found.clear();
+        self.found_outer.clear();
         let rows = u64::MAX >> (64 - geometry.n);
         let taken = (0..geometry.n)
             .filter(|&r| geometry.row_bit[r].is_none())
             .fold(0u64, |t, r| t | 1 << r);
         if s == 2 {
             // No inner column: one empty partial side.
-            self.found.push((0, W::ZERO, W::ZERO));
+            self.push(0, W::ZERO, W::ZERO);
         } else {
             let tables = Tables::new(geometry);
-            self.search(&tables, ranks, 0, rows & !taken, 0, 0, 0, W::ZERO, W::ZERO);
+            self.search(&tables, 0, rows & !taken, 0, 0, 0, W::ZERO, W::ZERO);
         }
         // Group by rank: a counting sort.
         self.offsets.clear();
         self.offsets.resize(ranks.count + 1, 0);
-        for &(k, _, _) in &self.found {
-            self.offsets[k as usize + 1] += 1;
+        for &(key, _) in &self.found {
+            self.offsets[ranks.of(key) + 1] += 1;
         }
         for i in 1..self.offsets.len() {
             self.offsets[i] += self.offsets[i - 1];
         }
         self.outer.clear();
-        self.outer.resize(self.found.len(), W::ZERO);
+        if !W::PACKED {
+            self.outer.resize(self.found.len(), W::ZERO);
+        }
         self.footprints.clear();
         self.footprints.resize(self.found.len(), W::ZERO);
         let mut next = self.offsets.clone();
-        for &(k, o, f) in &self.found {
-            let slot = &mut next[k as usize];
-            self.outer[*slot as usize] = o;
+        for (i, &(key, f)) in self.found.iter().enumerate() {
+            let slot = &mut next[ranks.of(key)];
+            if !W::PACKED {
+                self.outer[*slot as usize] = self.found_outer[i];
+            }
             self.footprints[*slot as usize] = f;
             *slot += 1;
         }
@@ -228,6 +235,25 @@ impl<W: Word> Side<W> {
         }
     }
 
+    /// Keeps a partial side on the row set `key` with its outer attacks (as searched) and its
+    /// footprint.
+    #[inline]
+    fn push(&mut self, key: u32, outer: W, footprint: W) {
+        if W::PACKED {
+            // The outer attacks on the rows the partial side leaves free, above its footprint.
+            let (o, open) = (
+                outer.to_u64(),
+                ((1u64 << (2 * self.columns)) - 1) & !u64::from(key),
+            );
+            let packed = gather_bits(o & 0xFFFF_FFFF, open) << W::OUTER
+                | gather_bits(o >> 32, open) << (W::OUTER + 12);
+            self.found.push((key, footprint | W::from_u64(packed)));
+        } else {
+            self.found.push((key, footprint));
+            self.found_outer.push(outer);
+        }
+    }
+
     /// The search of the inner columns from column `c`: the `free` rows; `left` and `right`,
     /// the rows of column `c` on a diagonal of the queens so far (moving one row down, and
     /// one row up, per column outward); the `key` (row set), `outer` attacks and `footprint`
@@ -236,7 +262,6 @@ impl<W: Word> Side<W> {
     fn search(
         &mut self,
         t: &Tables<W>,
-        ranks: &Ranks,
         c: usize,
         free: u64,
         left: u64,
@@ -256,11 +281,10 @@ impl<W: Word> Side<W> {
                 footprint | t.footprint[c][r],
             );
             if c + 3 == self.columns {
-                self.found.push((ranks.of(k) as u32, o, f));
+                self.push(k, o, f);
             } else {
                 self.search(
                     t,
-                    ranks,
                     c + 1,
                     free & !bit,
                     (left | bit) << 1,
@@ -284,11 +308,13 @@ impl<W: Word> Side<W> {
             return;
         }
         let _ = fast;
+        let footprint = W::from_u64((1 << W::OUTER) - 1);
         self.groups_on(ranks, set, |o, f, ab, ba| {
             for c in [ab, ba].into_iter().flatten() {
-                for (&x, &xf) in o.iter().zip(f) {
-                    if x & c.rows == W::ZERO {
-                        out.push(xf | c.footprint);
+                for (i, &xf) in f.iter().enumerate() {
+                    let attacks = if W::PACKED { xf } else { o[i] };
+                    if attacks & c.rows == W::ZERO {
+                        out.push(xf & footprint | c.footprint);
                     }
                 }
             }
@@ -301,10 +327,12 @@ impl<W: Word> Side<W> {
     unsafe fn sides_on_avx512(&self, ranks: &Ranks, set: u32, out: &mut Vec<W>) {
         // The groups are read one after the other, each a few cache lines that are rarely in
         // the first levels of cache when the partial sides outgrow them: ask for all first.
-        if self.outer.len() >= PREFETCH_FROM {
+        if self.footprints.len() >= PREFETCH_FROM {
             self.groups_on(ranks, set, |o, f, _, _| {
                 use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(o.as_ptr().cast());
+                if !W::PACKED {
+                    _mm_prefetch::<_MM_HINT_T0>(o.as_ptr().cast());
+                }
                 _mm_prefetch::<_MM_HINT_T0>(f.as_ptr().cast());
             });
         }
@@ -331,15 +359,39 @@ impl<W: Word> Side<W> {
             while second != 0 {
                 let b = second.trailing_zeros() as usize;
                 second &= second - 1;
-                let (ab, ba) = (self.completions[a * 32 + b], self.completions[b * 32 + a]);
+                let (mut ab, mut ba) = (self.completions[a * 32 + b], self.completions[b * 32 + a]);
                 if ab.is_none() && ba.is_none() {
                     continue;
                 }
-                let k = ranks.of(set & !(1 << a | 1 << b));
+                let key = set & !(1 << a | 1 << b);
+                let k = ranks.of(key);
                 let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
-                if !range.is_empty() {
-                    visit(&self.outer[range.clone()], &self.footprints[range], ab, ba);
+                if range.is_empty() {
+                    continue;
                 }
+                if W::PACKED {
+                    // The rows of the completions among those the partial sides leave free.
+                    let open = ((1u32 << (2 * self.columns)) - 1) & !key;
+                    let (ia, ib) = (
+                        (open & ((1 << a) - 1)).count_ones() as usize,
+                        (open & ((1 << b) - 1)).count_ones() as usize,
+                    );
+                    let rows = |first: usize, last: usize| {
+                        W::from_u64(1 << (W::OUTER + first) | 1 << (W::OUTER + 12 + last))
+                    };
+                    if let Some(c) = &mut ab {
+                        c.rows = rows(ia, ib);
+                    }
+                    if let Some(c) = &mut ba {
+                        c.rows = rows(ib, ia);
+                    }
+                }
+                let outer = if W::PACKED {
+                    &self.outer[..0]
+                } else {
+                    &self.outer[range.clone()]
+                };
+                visit(outer, &self.footprints[range], ab, ba);
             }
         }
     }

@@ -24,13 +24,23 @@ pub trait Word:
     const MAX_SIDE: usize;
     /// The most footprint bits (`4 * MAX_SIDE - 2`).
     const MAX_BITS: usize;
-    /// Where the last column's rows start in the outer attacks.
+    /// Where the last column's rows start in the outer attacks, as searched.
     const LAST: usize;
+    /// Whether a partial side is kept in one word (*packed*): its footprint in the bits below
+    /// [`Word::OUTER`], and above, its outer attacks on the rows it leaves free only (at most
+    /// `s + 2` of them a column: the last but one column's from `OUTER`, the last column's
+    /// from `OUTER + 12`). Half the memory, and half the reads when the sides are made.
+    const PACKED: bool;
+    /// Where a packed partial side's outer attacks start.
+    const OUTER: usize;
     /// No bit.
     const ZERO: Self;
 
     /// The word of `value`, which fits it.
     fn from_u64(value: u64) -> Self;
+
+    /// The bits of the word, as a `u64`.
+    fn to_u64(self) -> u64;
 
     /// Appends `f | c.footprint` for every partial side (outer attacks `o`, footprints `f`)
     /// that attacks neither queen of a completion `c`, for each of `ab` and `ba`.
@@ -75,11 +85,17 @@ impl Word for u32 {
     const MAX_SIDE: usize = 8;
     const MAX_BITS: usize = 30;
     const LAST: usize = 16;
+    const PACKED: bool = false;
+    const OUTER: usize = 32;
     const ZERO: u32 = 0;
 
     fn from_u64(value: u64) -> u32 {
         debug_assert!(value <= u64::from(u32::MAX));
         value as u32
+    }
+
+    fn to_u64(self) -> u64 {
+        u64::from(self)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -108,13 +124,20 @@ impl Word for u32 {
 }
 
 impl Word for u64 {
-    const MAX_SIDE: usize = 12;
-    const MAX_BITS: usize = 46;
+    // Packed: footprints of at most 4 x 10 - 2 = 38 bits, then twice 12 rows.
+    const MAX_SIDE: usize = 10;
+    const MAX_BITS: usize = 38;
     const LAST: usize = 32;
+    const PACKED: bool = true;
+    const OUTER: usize = 38;
     const ZERO: u64 = 0;
 
     fn from_u64(value: u64) -> u64 {
         value
+    }
+
+    fn to_u64(self) -> u64 {
+        self
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -191,20 +214,19 @@ unsafe fn complete32(
     }
 }
 
-/// [`Word::complete_avx512`] for `u64`: eight partial sides at a time, each read once for
-/// both completions.
+/// [`Word::complete_avx512`] for packed `u64` words (`o` is empty: the outer attacks are in
+/// `f`): eight partial sides at a time, each read once for both completions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 #[inline]
 unsafe fn complete64(
-    o: &[u64],
+    _o: &[u64],
     f: &[u64],
     ab: Option<Completion<u64>>,
     ba: Option<Completion<u64>>,
     out: &mut Vec<u64>,
 ) {
     use std::arch::x86_64::*;
-    debug_assert_eq!(o.len(), f.len());
     // A completion that cannot be made tests no lane.
     let split = |c: Option<Completion<u64>>| match c {
         Some(c) => (
@@ -215,17 +237,22 @@ unsafe fn complete64(
         None => (0, _mm512_setzero_si512(), _mm512_setzero_si512()),
     };
     let (ab, ba) = (split(ab), split(ba));
+    let footprint_bits = _mm512_set1_epi64(((1u64 << <u64 as Word>::OUTER) - 1) as i64);
     // At most two sides per partial side, and 8 lanes of slack for a store.
-    out.reserve(2 * o.len() + 8);
+    out.reserve(2 * f.len() + 8);
     let start = out.len();
-    // SAFETY: `reserve` made room for `2 * o.len() + 8` elements after `start`; each store
+    // SAFETY: `reserve` made room for `2 * f.len() + 8` elements after `start`; each store
     // writes 8 lanes at `end` and advances it by the number of sides written (at most one
     // per partial side read, per completion), so every store stays within that room.
     let mut end = unsafe { out.as_mut_ptr().add(start) };
-    let mut step = |lanes: u8, ov: __m512i, fv: __m512i| {
+    let mut step = |lanes: u8, fv: __m512i| {
         for (made, rows, footprint) in [ab, ba] {
-            let fit = _mm512_mask_testn_epi64_mask(lanes & made, ov, rows);
-            let sides = _mm512_maskz_compress_epi64(fit, _mm512_or_si512(fv, footprint));
+            let fit = _mm512_mask_testn_epi64_mask(lanes & made, fv, rows);
+            // (the partial side's footprint bits) | the completion's footprint.
+            let sides = _mm512_maskz_compress_epi64(
+                fit,
+                _mm512_ternarylogic_epi64::<0xEA>(fv, footprint_bits, footprint),
+            );
             // SAFETY: see above.
             unsafe {
                 _mm512_storeu_si512(end.cast(), sides);
@@ -233,33 +260,50 @@ unsafe fn complete64(
             }
         }
     };
-    let full = o.len() / 8 * 8;
+    let full = f.len() / 8 * 8;
     for i in (0..full).step_by(8) {
-        // SAFETY: elements i..i + 8 lie inside both slices.
-        let (ov, fv) = unsafe {
-            (
-                _mm512_loadu_si512(o.as_ptr().add(i).cast()),
-                _mm512_loadu_si512(f.as_ptr().add(i).cast()),
-            )
-        };
-        step(0xFF, ov, fv);
+        // SAFETY: elements i..i + 8 lie inside `f`.
+        step(0xFF, unsafe {
+            _mm512_loadu_si512(f.as_ptr().add(i).cast())
+        });
     }
-    if full < o.len() {
-        let lanes = ((1u32 << (o.len() - full)) - 1) as u8;
-        // SAFETY: masked loads read only the lanes of the mask, the last elements.
-        let (ov, fv) = unsafe {
-            (
-                _mm512_maskz_loadu_epi64(lanes, o.as_ptr().add(full).cast()),
-                _mm512_maskz_loadu_epi64(lanes, f.as_ptr().add(full).cast()),
-            )
-        };
-        step(lanes, ov, fv);
+    if full < f.len() {
+        let lanes = ((1u32 << (f.len() - full)) - 1) as u8;
+        // SAFETY: the masked load reads only the lanes of the mask, the last elements.
+        step(lanes, unsafe {
+            _mm512_maskz_loadu_epi64(lanes, f.as_ptr().add(full).cast())
+        });
     }
     // SAFETY: the elements from `start` to `end` were written above.
     unsafe {
         let len = end.offset_from(out.as_ptr()) as usize;
         out.set_len(len);
     }
+}
+
+/// The bits of `value` at the positions of `mask`, gathered to the low bits (BMI2's PEXT).
+pub fn gather_bits(value: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2, checked just above.
+        return unsafe { pext(value, mask) };
+    }
+    let (mut out, mut bit, mut rest) = (0, 0, mask);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if value & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        rest &= rest - 1;
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pext(value: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(value, mask)
 }
 
 /// [`Word::pairs_avx512`] for `u32`: the east list 64 footprints at a time in four
