@@ -7,7 +7,10 @@
 #   2. takes one record away: `nqueens merge` names the missing shard (exit 1), prints no total;
 #   3. makes that shard fail under Slurm (its record path is a folder): the merge job is cancelled
 #      and no total written; the same submit command again recounts only that shard and merges;
-#   4. counts N = 12 in 70 shards on a cluster whose MaxArraySize is 32: 24 tasks of 3 shards.
+#   4. counts N = 12 in 70 shards on a cluster whose MaxArraySize is 32: 24 tasks of 3 shards;
+#   5. only when FRONTIER="N K" is set (not in CI): a frontier count, N in K shards on every CPU
+#      of the node (N = 17..27), checked against OEIS A000170, with its wall time, CPU time and
+#      shard balance: `FRONTIER="21 1000" bash .ci/slurm.sh` (about an hour on 2 cores).
 # Every wait is bounded; the daemons are stopped by PID on every exit, and their logs printed when
 # a step fails. Needs root (apt-get, daemons) when Slurm is not installed. Takes about 30 s.
 set -euo pipefail
@@ -318,5 +321,32 @@ records=("$run"/records/nqueens-12-of-70-shard-*.json)
 ((${#records[@]} == 70)) || die "expected 70 record files, found ${#records[@]}"
 [[ $(cat "$run/total.txt") == 14200 ]] || die "total.txt says '$(cat "$run/total.txt")', not 14200"
 say "4. N = 12 in 70 shards as 24 tasks of 3 (MaxArraySize 32): 14200 in $((SECONDS - started)) s"
+
+# --- 5. On demand: a frontier count. ---
+if [[ -n ${FRONTIER:-} ]]; then
+    read -r fn fk <<<"$FRONTIER"
+    # OEIS A000170.
+    declare -A known=([17]=95815104 [18]=666090624 [19]=4968057848 [20]=39029188884
+        [21]=314666222712 [22]=2691008701644 [23]=24233937684440 [24]=227514171973736
+        [25]=2207893435808352 [26]=22317699616364044 [27]=234907967154122528)
+    [[ -n ${known[$fn]:-} && $fk =~ ^[0-9]+$ ]] || die "FRONTIER='$FRONTIER': expected N (17..27) and K"
+    cpus=$(sinfo -h -n localhost -o %c)
+    run=$tmp/runs/frontier
+    started=$SECONDS
+    submit_count "$tmp/ids" -n "$fn" -k "$fk" -b "$bin" -o "$run" -m "$cpus"
+    merge_job=$(field merge_job "$tmp/ids")
+    [[ $(wait_job $((7 * 24 * 3600)) "$merge_job") == COMPLETED ]] || die "the frontier merge job did not complete"
+    wall=$((SECONDS - started))
+    total=$(cat "$run/total.txt")
+    [[ $total == "${known[$fn]}" ]] || die "N = $fn: total $total, not ${known[$fn]}"
+    # Shard balance from the records' CPU times.
+    balance=$(cat "$run"/records/*.json | python3 -c '
+import json, sys
+cpu = [json.loads(line)["cpu_seconds"] for line in sys.stdin if line.strip()]
+print("CPU %.1f s in all, shards %d, mean %.2f s, largest %.2f s (%.2fx the mean)"
+      % (sum(cpu), len(cpu), sum(cpu) / len(cpu), max(cpu), max(cpu) / (sum(cpu) / len(cpu))))')
+    side=$(head -c 400 "$(ls "$run"/records/*.json | head -n 1)" | sed -n 's/.*"side":\([0-9]*\).*/\1/p')
+    say "5. frontier: N = $fn in $fk shards (band sides of $side columns) on $cpus CPUs: $total (OEIS A000170) in $wall s of wall time; $balance"
+fi
 
 echo "slurm: 5 passed, 0 failed"

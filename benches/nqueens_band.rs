@@ -1,8 +1,10 @@
 //! The band join that counts empty boards (`nqueens::band`), one thread: whole counts of
-//! N = 14 to 16 (asserted against OEIS A000170), one shard of N = 17, and the kernels that
-//! count disjoint footprint pairs, each against the plain one, on random lists of the sizes
-//! the join meets (64 x 64 at N = 16, 300 x 300 at N = 18). Whole-process comparisons with
-//! the fastest public counter are in the README (`nqueens` section).
+//! N = 14 to 18 (asserted against OEIS A000170; the small end of the counting table of
+//! `docs/counting.md`), one shard of N = 17 and of N = 20 (sides of 9 columns), and the
+//! kernels that count disjoint footprint pairs, each against the plain one, on random lists
+//! of the sizes the join meets (64 x 64 at N = 16, 300 x 300 at N = 18, 700 x 700 of 34-bit
+//! footprints at N = 21). Whole-process comparisons with the fastest public counter are in
+//! `docs/counting.md`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -21,7 +23,13 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
 
     // OEIS A000170.
-    for (n, expected) in [(14usize, 365_596u128), (15, 2_279_184), (16, 14_772_512)] {
+    for (n, expected) in [
+        (14usize, 365_596u128),
+        (15, 2_279_184),
+        (16, 14_772_512),
+        (17, 95_815_104),
+        (18, 666_090_624),
+    ] {
         group.bench_function(format!("count {n}"), |b| {
             b.iter(|| {
                 let count = pool.install(|| band::count(n, &Control::new()));
@@ -30,30 +38,44 @@ fn bench(c: &mut Criterion) {
         });
     }
 
-    // One shard in eight of N = 17: the eight add up to 95,815,104 (tested elsewhere).
-    let spec = shard::Spec::new(3, 8).expect("shard 3 of 8");
-    group.bench_function("count 17, shard 3/8", |b| {
-        b.iter(|| {
-            let count = pool.install(|| shard::count(17, spec, &Control::new()));
-            assert!(count.is_some_and(|c| c > 0));
-        })
-    });
+    // One shard in eight of N = 17, one in 200 of N = 20: the shards add up to the whole
+    // count (tested elsewhere).
+    for (n, index, shards) in [(17usize, 3u64, 8u64), (20, 57, 200)] {
+        let spec = shard::Spec::new(index, shards).expect("a shard");
+        group.bench_function(format!("count {n}, shard {spec}"), |b| {
+            b.iter(|| {
+                let counted = pool.install(|| shard::count(n, spec, &Control::new()));
+                assert!(counted.is_some_and(|c| c.tally.count > 0 && c.tally.verified()));
+            })
+        });
+    }
 
-    // Footprints of 30 bits with about 12 set, like the join's.
+    // Footprints of 30 bits (u32) or 34 bits (u64) with about 12 set, like the join's.
     let mut rng = judge::rng(18);
-    let mut list = |len: usize| -> Vec<u32> {
+    let mut list = |len: usize, bits: u32| -> Vec<u64> {
         (0..len)
-            .map(|_| (0..12).fold(0u32, |f, _| f | 1 << rng.random_range(0..30)))
+            .map(|_| (0..12).fold(0u64, |f, _| f | 1 << rng.random_range(0..bits)))
             .collect()
     };
     for (wl, el) in [(64, 64), (300, 300)] {
-        let (w, e) = (list(wl), list(el));
+        let (w, e) = (list(wl, 30), list(el, 30));
+        let (w, e): (Vec<u32>, Vec<u32>) = (
+            w.iter().map(|&f| f as u32).collect(),
+            e.iter().map(|&f| f as u32).collect(),
+        );
         let expected = Kernel::Plain.disjoint_pairs(&w, &e);
         for kernel in Kernel::available() {
-            group.bench_function(format!("kernel {kernel:?} {wl}x{el}"), |b| {
+            group.bench_function(format!("kernel {kernel:?} u32 {wl}x{el}"), |b| {
                 b.iter(|| assert_eq!(kernel.disjoint_pairs(&w, &e), expected))
             });
         }
+    }
+    let (w, e) = (list(700, 34), list(700, 34));
+    let expected = Kernel::Plain.disjoint_pairs(&w, &e);
+    for kernel in Kernel::available() {
+        group.bench_function(format!("kernel {kernel:?} u64 700x700"), |b| {
+            b.iter(|| assert_eq!(kernel.disjoint_pairs(&w, &e), expected))
+        });
     }
     group.finish();
 }

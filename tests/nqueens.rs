@@ -323,7 +323,7 @@ fn a_time_limit_stops_a_long_count() {
         stdout(&run(&["nqueens", "count", "8", "--time-limit", "1e300"])),
         "92\n"
     );
-    // Counted by the band (sides 12 to 25), and a shard of it.
+    // Counted by the band (sides 12 to 27), and a shard of it.
     out_of_time(&["nqueens", "count", "19", "--time-limit", "0.3"]);
     out_of_time(&[
         "nqueens",
@@ -583,7 +583,11 @@ fn shards_add_up_to_the_count_and_merge_checks_them() {
             assert!(record["cpu_seconds"].as_f64().is_some_and(|s| s >= 0.0));
             assert_eq!(record["version"], env!("CARGO_PKG_VERSION"));
             assert_eq!(record["check"].as_str().map(str::len), Some(16));
-            sum += record["count"].as_u64().unwrap();
+            // The residue is the count modulo 2^61 - 1, summed apart.
+            let count = record["count"].as_u64().unwrap();
+            assert_eq!(record["residue"].as_u64(), Some(count % ((1 << 61) - 1)));
+            assert!(record["side"].as_u64().is_some_and(|s| s <= n as u64 / 2));
+            sum += count;
             // The plain shard prints its count alone.
             let plain = stdout(&run(&[
                 "nqueens",
@@ -633,6 +637,31 @@ fn merge_names_what_is_wrong_and_writes_no_total() {
         records.replacen("\"count\":", "\"count\":1", 1),
         "<stdin>:1: corrupted record",
     );
+    // Two intact records whose total passes 128 bits: named, exit 1, no total. A record
+    // whose count does not match its residue (its check made to fit, as a buggy counter
+    // would write it), and one whose CPU time is negative: corrupted.
+    use chess_puzzles::nqueens::band::Tally;
+    use chess_puzzles::nqueens::shard::{Counted, Record, Spec};
+    let claiming = |index: u64, count: u128, residue: u64, cpu: f64| {
+        let counted = Counted {
+            tally: Tally { count, residue },
+            side: 9,
+        };
+        Record::new(27, Spec::new(index, 2).unwrap(), counted, cpu).to_json_line()
+    };
+    let half = (1u128 << 127) % ((1 << 61) - 1);
+    rejected(
+        claiming(0, 1 << 127, half as u64, 1.0) + &claiming(1, 1 << 127, half as u64, 1.0),
+        "<stdin>:2: the total overflows 128 bits",
+    );
+    rejected(
+        claiming(0, 5, 6, 1.0) + &claiming(1, 5, 5, 1.0),
+        "<stdin>:1: corrupted record: its count 5 does not match its residue 6",
+    );
+    rejected(
+        claiming(0, 5, 5, -1.0) + &claiming(1, 5, 5, 1.0),
+        "<stdin>:1: corrupted record: a CPU time of -1 s",
+    );
     // Not a record at all: exit 2, located.
     let out = run_with_input(&["nqueens", "merge"], &format!("{records}{{\"n\":10}}\n"));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -670,9 +699,9 @@ fn bad_shards_are_refused_with_the_option_named() {
     assert!(err.contains("found 18446744073709551616"), "{err}");
     let err = fails(&["nqueens", "count", "12", "--shard", "1/4", "--fix", "1,1"]);
     assert!(err.contains("--fix"), "{err}");
-    // Past the band's limit one shard would do all the work: refused.
-    let err = fails(&["nqueens", "count", "26", "--shard", "0/2"]);
-    assert!(err.contains("--shard") && err.contains("25"), "{err}");
+    // Past the band's limit one shard would do all the work: refused, the limit named.
+    let err = fails(&["nqueens", "count", "28", "--shard", "0/2"]);
+    assert!(err.contains("--shard") && err.contains("27"), "{err}");
 }
 
 /// OEIS A000170 for n = 18 and 19, counted by the band on every core: minutes, so only on

@@ -1,6 +1,7 @@
-//! The README's console examples, run as a user runs them after `cargo install --path .`: each
-//! `$ command` line through `sh` with the binary on PATH, its output compared byte for byte with
-//! the lines the README shows under it (a last line `...` means the output goes on).
+//! The console examples of the README and of every page of `docs/`, run as a user runs them
+//! after `cargo install --path .`: each `$ command` line through `sh` with the binary on PATH,
+//! its output compared byte for byte with the lines the page shows under it (a last line `...`
+//! means the output goes on).
 //!
 //! The binary is the one cargo built for the tests, or the one named by the environment
 //! variable `CHESS_PUZZLES_BIN` (CI sets it to the binary `cargo install --locked --path .`
@@ -54,11 +55,43 @@ fn binary() -> PathBuf {
     )
 }
 
+/// The README and the pages of `docs/`, by name.
+fn pages(root: &str) -> Vec<(String, String)> {
+    let mut names = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(format!("{root}/docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    names.extend(docs);
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(format!("{root}/{name}")).unwrap();
+            (name, text)
+        })
+        .collect()
+}
+
 #[test]
 fn every_console_example_of_the_readme_reproduces() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
-    let found = examples(&readme);
+    let mut ran = 0;
+    for (name, text) in pages(root) {
+        let count = run_examples(root, &name, &text);
+        if name == "README.md" {
+            assert!(count >= 12, "the README's console examples run: {count}");
+        }
+        ran += count;
+    }
+    assert!(ran >= 12);
+}
+
+/// Runs the console examples of the page `name`; returns how many ran.
+fn run_examples(root: &str, name: &str, text: &str) -> usize {
+    let found = examples(text);
     let bin = binary();
     assert!(bin.is_file(), "{}", bin.display());
     let path = format!(
@@ -79,7 +112,7 @@ fn every_console_example_of_the_readme_reproduces() {
                     || example.command.contains("curl ")
                     || example.command.starts_with("deploy/slurm/")
                     || example.command.starts_with("cat /tmp/runs/"),
-                "README line {}: {} runs no chess-puzzles command",
+                "{name} line {}: {} runs no chess-puzzles command",
                 example.line,
                 example.command
             );
@@ -95,7 +128,7 @@ fn every_console_example_of_the_readme_reproduces() {
         let stdout = String::from_utf8_lossy(&got.stdout);
         assert!(
             got.status.success(),
-            "README line {}: {}: {}",
+            "{name} line {}: {}: {}",
             example.line,
             example.command,
             String::from_utf8_lossy(&got.stderr)
@@ -103,7 +136,7 @@ fn every_console_example_of_the_readme_reproduces() {
         if example.goes_on {
             assert!(
                 stdout.starts_with(&example.output),
-                "README line {}: {}\n--- README\n{}--- got\n{stdout}",
+                "{name} line {}: {}\n--- {name}\n{}--- got\n{stdout}",
                 example.line,
                 example.command,
                 example.output
@@ -111,10 +144,10 @@ fn every_console_example_of_the_readme_reproduces() {
         } else {
             assert_eq!(
                 stdout, example.output,
-                "README line {}: {}",
+                "{name} line {}: {}",
                 example.line, example.command
             );
         }
     }
-    assert!(ran >= 12, "the README's console examples run: {ran}");
+    ran
 }

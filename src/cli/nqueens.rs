@@ -238,11 +238,13 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let cpu_before = cpu_seconds();
     let result = with_progress(&control, || {
         pool.install(|| match args.shard {
-            Some(spec) => shard::count(problem.n(), spec, &control),
-            None => nqueens::count(&problem, &control),
+            Some(spec) => {
+                shard::count(problem.n(), spec, &control).map(|c| (c.tally.count, Some(c)))
+            }
+            None => nqueens::count(&problem, &control).map(|count| (count, None)),
         })
     });
-    let Some(count) = result else {
+    let Some((count, counted)) = result else {
         let (done, total) = control.progress();
         let share = if total == 0 {
             0.0
@@ -264,10 +266,16 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
         );
         return Ok(Verdict::OutOfTime);
     };
-    match args.shard {
-        None => nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?,
-        Some(spec) => {
-            let record = shard::Record::new(problem.n(), spec, count, cpu_seconds() - cpu_before);
+    match (args.shard, counted) {
+        (Some(spec), Some(counted)) => {
+            if !counted.tally.verified() {
+                return Err(Failure::Usage(format!(
+                    "internal error: the count {count} of shard {spec} fails its residue {} \
+                     (an overflow in the sums); no record written",
+                    counted.tally.residue
+                )));
+            }
+            let record = shard::Record::new(problem.n(), spec, counted, cpu_seconds() - cpu_before);
             match args.format {
                 OutputFormat::Judge => writeln!(out, "{count}"),
                 OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
@@ -282,6 +290,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             }
             .map_err(Failure::Output)?;
         }
+        _ => nqueens::write_count(out, &problem, count, args.format).map_err(Failure::Output)?,
     }
     Ok(Verdict::Done)
 }

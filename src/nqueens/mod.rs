@@ -5,7 +5,7 @@
 //! - [`list`] writes every placement that contains the given queens, in lexicographic order,
 //!   as it is found (the shared backtracker of [`core::placements`](crate::core::placements)).
 //! - [`count`] counts them: [`count_all`] for an empty board (a band of middle columns fixed
-//!   and its two sides joined by [`band`] for sides 12 to 25, else one placement in eight
+//!   and its two sides joined by [`band`] for sides 12 to 27, else one placement in eight
 //!   searched by symmetry), [`completion`] otherwise; the searches by forward checking with
 //!   fewest-open-row branching; in parallel on rayon, stoppable via [`Control`]. An empty
 //!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.

@@ -8,9 +8,15 @@
 //! the band does not count (below [`band::MIN_N`] or above [`band::MAX_N`]) are one unit:
 //! shard 0 counts everything.
 //!
-//! A [`Record`] carries the board side, the shard, the count, the CPU time, the program's
-//! version and a check over its fields, so that [`merge`] can tell a missing, repeated,
-//! foreign or altered record from a good one.
+//! The band of a count split into shards is chosen for the number of shards
+//! ([`band::Plan::for_shards`]): narrower sides when the default band has too few
+//! configurations for the shards to hold whole ones. Each shard lists only the
+//! configurations it counts.
+//!
+//! A [`Record`] carries the board side, the shard, the band's sides, the count, its residue
+//! (the same count summed apart modulo 2^61 - 1, [`band::Tally`]), the CPU time, the
+//! program's version and a check over its fields, so that [`merge`] can tell a missing,
+//! repeated, foreign, altered or overflowed record from a good one.
 //!
 //! ```
 //! use chess_puzzles::nqueens::{shard, Control};
@@ -18,8 +24,8 @@
 //! let records: Vec<shard::Record> = (0..3)
 //!     .map(|i| {
 //!         let spec = shard::Spec::new(i, 3).unwrap();
-//!         let count = shard::count(10, spec, &Control::new()).unwrap();
-//!         shard::Record::new(10, spec, count, 0.0)
+//!         let counted = shard::count(10, spec, &Control::new()).unwrap();
+//!         shard::Record::new(10, spec, counted, 0.0)
 //!     })
 //!     .collect();
 //! let text: String = records.iter().map(|r| r.to_json_line()).collect();
@@ -34,7 +40,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Control, band, count_all};
+use super::band::{RESIDUE_MODULUS, Tally};
+use super::{Control, MAX_N, band, count_all};
 
 /// The most shards a count may be split into.
 pub const MAX_SHARDS: u64 = 1_000_000_000;
@@ -125,13 +132,39 @@ impl FromStr for Spec {
     }
 }
 
+/// What a shard counted: its placements with their residue, and the band's sides.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Counted {
+    /// The placements, and their residue.
+    pub tally: Tally,
+    /// The columns of each side of the band the count was split by (0: not split, the
+    /// side was counted whole by shard 0).
+    pub side: u64,
+}
+
 /// The number of placements of `n` non-attacking queens on an empty board in shard `spec`;
 /// `None` when `control` said stop. Counts on the current rayon pool.
-pub fn count(n: usize, spec: Spec, control: &Control) -> Option<u128> {
-    match band::Plan::new(n) {
-        Some(plan) => plan.count(plan.shard(spec.index, spec.shards), control),
-        None if spec.index == 0 => count_all::count(n, control),
-        None => Some(0),
+pub fn count(n: usize, spec: Spec, control: &Control) -> Option<Counted> {
+    match band::Plan::for_shards(n, spec.shards) {
+        Some(plan) => {
+            let tally = plan.count(plan.shard(spec.index, spec.shards), control)?;
+            Some(Counted {
+                tally,
+                side: plan.band().side() as u64,
+            })
+        }
+        None => {
+            let count = if spec.index == 0 {
+                count_all::count(n, control)?
+            } else {
+                0
+            };
+            let residue = (count % u128::from(RESIDUE_MODULUS)) as u64;
+            Some(Counted {
+                tally: Tally { count, residue },
+                side: 0,
+            })
+        }
     }
 }
 
@@ -147,8 +180,12 @@ pub struct Record {
     pub shard: u64,
     /// The number of shards.
     pub shards: u64,
+    /// The columns of each side of the band the count was split by (0: none).
+    pub side: u64,
     /// The placements counted.
     pub count: u128,
+    /// The placements counted modulo 2^61 - 1, summed apart from the count.
+    pub residue: u64,
     /// The CPU time the shard took, in seconds.
     pub cpu_seconds: f64,
     /// The version of the program that counted it.
@@ -158,14 +195,16 @@ pub struct Record {
 }
 
 impl Record {
-    /// The record of shard `spec` of side `n` that counted `count`.
-    pub fn new(n: usize, spec: Spec, count: u128, cpu_seconds: f64) -> Record {
+    /// The record of shard `spec` of side `n` that counted `counted`.
+    pub fn new(n: usize, spec: Spec, counted: Counted, cpu_seconds: f64) -> Record {
         let mut record = Record {
             n: n as u64,
             given: Vec::new(),
             shard: spec.index,
             shards: spec.shards,
-            count,
+            side: counted.side,
+            count: counted.tally.count,
+            residue: counted.tally.residue,
             // Microseconds are plenty, and keep the record short.
             cpu_seconds: (cpu_seconds * 1e6).round() / 1e6,
             version: VERSION.to_string(),
@@ -178,8 +217,16 @@ impl Record {
     /// The check its fields call for: FNV-1a (64 bits) of a canonical line.
     pub fn expected_check(&self) -> String {
         let line = format!(
-            "chess-puzzles nqueens shard v1 n={} given={:?} shard={}/{} count={} version={}",
-            self.n, self.given, self.shard, self.shards, self.count, self.version
+            "chess-puzzles nqueens shard v2 n={} given={:?} shard={}/{} side={} count={} \
+             residue={} version={}",
+            self.n,
+            self.given,
+            self.shard,
+            self.shards,
+            self.side,
+            self.count,
+            self.residue,
+            self.version
         );
         let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -266,6 +313,7 @@ pub fn merge<R: Read>(
     let mut seen: HashMap<u64, Origin> = HashMap::new();
     let mut problems = Vec::new();
     let mut total = 0u128;
+    let mut overflowed = false;
     let mut cpu = 0.0;
     for (name, reader) in inputs {
         let name = name.into();
@@ -322,26 +370,49 @@ pub fn merge<R: Read>(
                 ));
                 continue;
             }
-            let Some((head, head_origin)) = &first else {
-                first = Some((record.clone(), origin.clone()));
-                if accept(&record, &origin, &mut seen, &mut problems) {
-                    total += record.count;
-                    cpu += record.cpu_seconds;
-                }
+            if let Some(problem) = nonsense(&record) {
+                problems.push(format!("{origin}: corrupted record: {problem}"));
                 continue;
-            };
-            if (record.n, record.shards, &record.version, &record.given)
-                != (head.n, head.shards, &head.version, &head.given)
+            }
+            if let Some((head, head_origin)) = &first
+                && (
+                    record.n,
+                    record.shards,
+                    record.side,
+                    &record.version,
+                    &record.given,
+                ) != (head.n, head.shards, head.side, &head.version, &head.given)
             {
                 problems.push(format!(
-                    "{origin}: foreign record: n = {}, {} shards, version {}; the first record \
-                     ({head_origin}) has n = {}, {} shards, version {}",
-                    record.n, record.shards, record.version, head.n, head.shards, head.version
+                    "{origin}: foreign record: n = {}, {} shards, sides of {}, version {}; the \
+                     first record ({head_origin}) has n = {}, {} shards, sides of {}, version {}",
+                    record.n,
+                    record.shards,
+                    record.side,
+                    record.version,
+                    head.n,
+                    head.shards,
+                    head.side,
+                    head.version
                 ));
                 continue;
             }
+            if first.is_none() {
+                first = Some((record.clone(), origin.clone()));
+            }
             if accept(&record, &origin, &mut seen, &mut problems) {
-                total += record.count;
+                match total.checked_add(record.count) {
+                    Some(sum) => total = sum,
+                    None if !overflowed => {
+                        overflowed = true;
+                        problems.push(format!(
+                            "{origin}: the total overflows 128 bits when this record's count {} \
+                             is added to the {total} of the records before it",
+                            record.count
+                        ));
+                    }
+                    None => {}
+                }
                 cpu += record.cpu_seconds;
             }
         }
@@ -383,6 +454,40 @@ pub fn merge<R: Read>(
         problems.truncate(MAX_PROBLEMS);
         Ok(Err(problems))
     }
+}
+
+/// The most CPU time a record may claim, in seconds (about 31,700 years): more is nonsense,
+/// and a sum of a billion records stays finite.
+pub const MAX_CPU_SECONDS: f64 = 1e12;
+
+/// What makes a record's fields meaningless, if anything: a side no count has, a count that
+/// does not match its residue, a CPU time that is not a number of seconds.
+fn nonsense(record: &Record) -> Option<String> {
+    if record.n == 0 || record.n > MAX_N as u64 {
+        return Some(format!("a board side {}, not 1..{MAX_N}", record.n));
+    }
+    if record.side > record.n / 2 {
+        return Some(format!(
+            "sides of {} columns on a board of {}",
+            record.side, record.n
+        ));
+    }
+    if record.residue >= RESIDUE_MODULUS
+        || record.count % u128::from(RESIDUE_MODULUS) != u128::from(record.residue)
+    {
+        return Some(format!(
+            "its count {} does not match its residue {} (modulo 2^61 - 1): the count \
+             overflowed or was altered",
+            record.count, record.residue
+        ));
+    }
+    if !(0.0..=MAX_CPU_SECONDS).contains(&record.cpu_seconds) {
+        return Some(format!(
+            "a CPU time of {} s, not 0..{MAX_CPU_SECONDS:e} s",
+            record.cpu_seconds
+        ));
+    }
+    None
 }
 
 /// Takes note of a record of the right count; false (with a problem) if it cannot be added.
@@ -545,11 +650,96 @@ mod tests {
         }
     }
 
+    /// A record of shard `index` of `shards` claiming `count`, with its residue and check.
+    fn claiming(n: usize, index: u64, shards: u64, count: u128) -> Record {
+        let residue = (count % u128::from(RESIDUE_MODULUS)) as u64;
+        let counted = Counted {
+            tally: Tally { count, residue },
+            side: n as u64 / 2 - 2,
+        };
+        Record::new(n, Spec::new(index, shards).unwrap(), counted, 1.0)
+    }
+
     #[test]
     fn counts_beyond_64_bits_round_trip() {
-        let spec = Spec::new(0, 1).unwrap();
-        let big = Record::new(30, spec, u128::from(u64::MAX) * 7, 1.0);
+        let big = claiming(30, 0, 1, u128::from(u64::MAX) * 7);
         let back: Record = serde_json::from_str(big.to_json_line().trim()).unwrap();
         assert_eq!(back, big);
+    }
+
+    #[test]
+    fn a_total_beyond_128_bits_is_refused() {
+        // Two records of 2^127, each intact: their sum wraps to 0 in 128 bits.
+        let both = [claiming(27, 0, 2, 1 << 127), claiming(27, 1, 2, 1 << 127)];
+        let problems = merged(&text(&both)).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("r.jsonl:2: the total overflows 128 bits"),
+            "{problems:?}"
+        );
+        // Below the limit the same records add up.
+        let fine = [claiming(27, 0, 2, 1 << 126), claiming(27, 1, 2, 1 << 126)];
+        assert_eq!(merged(&text(&fine)).map(|m| m.count), Ok(1 << 127));
+    }
+
+    #[test]
+    fn records_with_meaningless_fields_are_refused() {
+        let good = || claiming(12, 0, 1, 14_200);
+        let mut cases: Vec<(Record, &str)> = Vec::new();
+        let mut r = good();
+        r.n = u64::MAX;
+        cases.push((r, "a board side"));
+        let mut r = good();
+        r.n = 0;
+        cases.push((r, "a board side"));
+        let mut r = good();
+        r.side = 7;
+        cases.push((r, "sides of 7"));
+        let mut r = good();
+        r.count += 1;
+        cases.push((r, "does not match its residue"));
+        let mut r = good();
+        r.residue = RESIDUE_MODULUS;
+        cases.push((r, "does not match its residue"));
+        for cpu in [-1.0, 1e300] {
+            let mut r = good();
+            r.cpu_seconds = cpu;
+            cases.push((r, "a CPU time"));
+        }
+        for (mut record, expected) in cases {
+            // Every field consistent with the check, as a program that writes records might.
+            record.check = record.expected_check();
+            let problems = merged(&text(&[record])).unwrap_err();
+            assert!(
+                problems[0].starts_with("r.jsonl:1: corrupted record")
+                    && problems[0].contains(expected),
+                "{problems:?}"
+            );
+        }
+        assert_eq!(merged(&text(&[good()])).map(|m| m.count), Ok(14_200));
+    }
+
+    #[test]
+    fn every_plan_of_the_shards_gives_the_same_count() {
+        // Many shards narrow the band (sides of fewer columns, more configurations): every
+        // number of shards must still add up to the whole count, and records say which band.
+        let whole = [
+            (12usize, 14_200u128),
+            (13, 73_712),
+            (14, 365_596),
+            (16, 14_772_512),
+        ];
+        for (n, expected) in whole {
+            let mut sides = Vec::new();
+            for shards in [1u64, 3, 40, 700] {
+                let all = records(n, shards);
+                let sum: u128 = all.iter().map(|r| r.count).sum();
+                assert_eq!(sum, expected, "n = {n}, {shards} shards");
+                assert!(all.iter().all(|r| r.side == all[0].side && r.side >= 2));
+                sides.push(all[0].side);
+            }
+            assert!(sides.windows(2).all(|w| w[0] >= w[1]), "n = {n}: {sides:?}");
+            assert!(sides[0] > sides[3], "n = {n}: {sides:?}");
+        }
     }
 }

@@ -19,9 +19,15 @@
 //! complementary rows, most of which clash on the diagonals next to the middle. Fixing the
 //! middle columns first removes those before any pair is tried: on the 16x16 board a band
 //! of two columns tries 6.5 times fewer pairs than the half boards, for 1.6 times as many
-//! sides. The default band is the narrowest whose sides have at most 8 columns (footprints
-//! of 30 bits): the middle column alone on odd boards up to 17, two columns on even boards
-//! up to 18, three on 19, four on 20, and so on.
+//! sides. How wide the sides should be is a trade: wider sides make longer lists per row
+//! set (fewer sides built per placement, and the fixed costs of a row set shared by more
+//! placements) but more pairs tried per placement and more memory for the partial sides.
+//! Sides of at most 8 columns fit `u32` words (footprints of 30 bits, 16 free rows), wider
+//! ones `u64` words, which hold half as many footprints per vector ([`word`]). The default
+//! band ([`Band::default_for`]) is the narrowest whose sides have at most 8 columns up to
+//! n = 18 (the middle column alone on odd boards up to 17, two columns on even boards up to
+//! 18), and from 19 to 23 the band whose sides have 9 columns (one to five columns): the
+//! fastest measured (`benches/nqueens/EXPERIMENTS.md`).
 //!
 //! Symmetry: mirroring the board (west and east exchanged) reverses a configuration, flipping
 //! it upside down turns every row `r` into `n - 1 - r`; both map the placements with one
@@ -46,8 +52,9 @@ pub mod kernel;
 #[cfg(test)]
 mod reference;
 mod side;
+pub mod word;
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -55,12 +62,14 @@ use rayon::prelude::*;
 use super::Control;
 use kernel::Kernel;
 use side::{Geometry, MAX_ROWS, MAX_SIDE, Ranks, Side, Square};
+use word::Word;
 
 /// The smallest side counted this way.
 pub const MIN_N: usize = 6;
 
-/// The largest side counted this way (a side's diagonals are `u32` masks: `n + 7` of them).
-pub const MAX_N: usize = 25;
+/// The largest side counted this way: beyond, the sides that keep the band's configurations
+/// few enough to list (sides of 11 columns and more) need more memory than a machine has.
+pub const MAX_N: usize = 27;
 
 /// The most band columns.
 const MAX_BAND: usize = MAX_N;
@@ -111,14 +120,37 @@ impl Band {
         })
     }
 
-    /// The narrowest band whose sides have at most [`MAX_SIDE`] columns: the fastest measured.
+    /// The band of `n` whose sides have `side` columns, if there is one.
+    pub fn with_side(n: usize, side: usize) -> Option<Band> {
+        (0..=n / 2)
+            .filter_map(|k| Band::new(n, k))
+            .find(|band| band.side == side)
+    }
+
+    /// The band counted by default: from 19 to 26 sides of 9 columns (`u64` words; bands of
+    /// one to eight columns), the fastest measured whose sides' memory stays within a few
+    /// hundred megabytes a thread (sides of 10 columns take 5 GB at n = 23); at 27 sides of
+    /// 10 (1.2 GB a thread; with sides of 9, the band's 3 x 10^10 configurations would take
+    /// minutes to list); below 19 the narrowest band whose sides have at most 8 columns
+    /// (`u32` words).
     pub fn default_for(n: usize) -> Option<Band> {
-        (0..=n / 2).find_map(|k| Band::new(n, k))
+        match n {
+            19..=26 => Band::with_side(n, 9),
+            27.. => Band::with_side(n, 10),
+            _ => (0..=n / 2)
+                .filter_map(|k| Band::new(n, k))
+                .find(|band| band.side <= u32::MAX_SIDE),
+        }
     }
 
     /// The board side.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// The number of columns of each side.
+    pub fn side(&self) -> usize {
+        self.side
     }
 
     /// The number of band columns.
@@ -136,34 +168,69 @@ impl Band {
     /// order of rows.
     pub fn configs(&self) -> Vec<Config> {
         let mut out = Vec::new();
-        let mut rows = [0u8; MAX_BAND];
-        self.configs_from(0, &mut rows, &mut out);
+        self.for_each_config(|_, config| {
+            out.push(config);
+            ControlFlow::Continue(())
+        });
         out
     }
 
-    fn configs_from(&self, c: usize, rows: &mut [u8; MAX_BAND], out: &mut Vec<Config>) {
-        if c == self.width {
-            let rows = &rows[..self.width];
-            if let Some(weight) = self.orbit_weight(rows) {
-                let mut config = Config {
-                    rows: [0; MAX_BAND],
-                    weight,
-                    mirrored: rows.iter().eq(rows.iter().rev()),
-                };
-                config.rows[..self.width].copy_from_slice(rows);
-                out.push(config);
+    /// The number of configurations that stand for their orbits.
+    pub fn count_configs(&self) -> u64 {
+        let mut count = 0;
+        self.for_each_config(|_, _| {
+            count += 1;
+            ControlFlow::Continue(())
+        });
+        count
+    }
+
+    /// Calls `visit` with the number (from 0) and the configuration of every configuration
+    /// that stands for its orbit, in increasing order of rows, until it breaks. A bitmask
+    /// search without allocation: a few nanoseconds a configuration.
+    pub fn for_each_config(&self, mut visit: impl FnMut(u64, Config) -> ControlFlow<()>) {
+        let (n, width) = (self.n, self.width);
+        let all = u32::MAX >> (32 - n);
+        let mut rows = [0u8; MAX_BAND];
+        // Per column: the rows still to try, and the rows and diagonals taken before it.
+        let mut open = [0u32; MAX_BAND];
+        let mut taken = [(0u32, 0u32, 0u32); MAX_BAND];
+        // A configuration is never smaller than its flip unless its first row is in the
+        // upper half.
+        open[0] = all >> (n - n.div_ceil(2));
+        let mut c = 0;
+        let mut index = 0;
+        loop {
+            if open[c] == 0 {
+                if c == 0 {
+                    return;
+                }
+                c -= 1;
+                continue;
             }
-            return;
-        }
-        for r in 0..self.n {
-            let clash = (0..c).any(|p| {
-                let q = usize::from(rows[p]);
-                q == r || q.abs_diff(r) == c - p
-            });
-            if !clash {
-                rows[c] = r as u8;
-                self.configs_from(c + 1, rows, out);
+            let r = open[c].trailing_zeros();
+            open[c] &= open[c] - 1;
+            rows[c] = r as u8;
+            if c + 1 == width {
+                if let Some(weight) = self.orbit_weight(&rows[..width]) {
+                    let config = Config {
+                        rows,
+                        weight,
+                        mirrored: rows[..width].iter().eq(rows[..width].iter().rev()),
+                    };
+                    if visit(index, config).is_break() {
+                        return;
+                    }
+                    index += 1;
+                }
+                continue;
             }
+            let bit = 1u32 << r;
+            let (used, down, up) = taken[c];
+            let next = (used | bit, (down | bit) << 1, (up | bit) >> 1);
+            taken[c + 1] = next;
+            c += 1;
+            open[c] = all & !(next.0 | next.1 | next.2);
         }
     }
 
@@ -171,15 +238,26 @@ impl Band {
     /// smallest of its orbit.
     fn orbit_weight(&self, rows: &[u8]) -> Option<u8> {
         let last = (self.n - 1) as u8;
-        let mirror: Vec<u8> = rows.iter().rev().copied().collect();
-        let flip: Vec<u8> = rows.iter().map(|&r| last - r).collect();
-        let turn: Vec<u8> = mirror.iter().map(|&r| last - r).collect();
-        let mut orbit = [rows, &mirror[..], &flip[..], &turn[..]];
-        if orbit.iter().any(|image| *image < rows) {
-            return None;
+        let w = rows.len();
+        let mirror = |i: usize| rows[w - 1 - i];
+        let flip = |i: usize| last - rows[i];
+        let turn = |i: usize| last - rows[w - 1 - i];
+        let mut distinct = 1;
+        for image in [&mirror as &dyn Fn(usize) -> u8, &flip, &turn] {
+            // How `rows` compares with the image, at the first element where they differ.
+            match (0..w).map(|i| rows[i].cmp(&image(i))).find(|o| o.is_ne()) {
+                Some(std::cmp::Ordering::Greater) => return None,
+                Some(_) => distinct += 1,
+                None => {}
+            }
         }
-        orbit.sort_unstable();
-        Some(1 + orbit.windows(2).filter(|w| w[0] != w[1]).count() as u8)
+        // The orbit has 1, 2 or 4 members: the images differing from `rows` are all distinct
+        // from each other, or pair up.
+        Some(match distinct {
+            4 => 4,
+            1 => 1,
+            _ => 2,
+        })
     }
 
     /// The shared diagonals' bit assignment and the band's queens for `config`: per board
@@ -194,8 +272,8 @@ impl Band {
         // -(s - 1) ..= s - 1; those a band queen holds are left out (no side can use them).
         let down_held = |d: usize| band.iter().any(|&(r, c)| r + c == d);
         let up_held = |u: isize| band.iter().any(|&(r, c)| r as isize - c as isize == u);
-        let mut down_bit = [0u32; 2 * MAX_N];
-        let mut up_bit = [0u32; 2 * MAX_N];
+        let mut down_bit = [0u64; 2 * MAX_N];
+        let mut up_bit = [0u64; 2 * MAX_N];
         let mut bit = 0;
         for (d, slot) in down_bit.iter_mut().enumerate().take(n + s - 1).skip(n - s) {
             if !down_held(d) {
@@ -210,7 +288,7 @@ impl Band {
                 bit += 1;
             }
         }
-        debug_assert!(bit <= 32);
+        debug_assert!(bit <= u64::MAX_BITS);
         let free_rows: Vec<usize> = (0..n)
             .filter(|&r| band.iter().all(|&(b, _)| b != r))
             .collect();
@@ -222,8 +300,8 @@ impl Band {
         }
     }
 
-    /// The geometry of the side on `columns` (listed from the band outward).
-    fn geometry(&self, layout: &Layout, columns: &[usize]) -> Geometry {
+    /// The geometry of the side on `columns` (listed from the band outward), for words `W`.
+    fn geometry<W: Word>(&self, layout: &Layout, columns: &[usize]) -> Geometry {
         let s = self.side;
         let left = columns.iter().copied().min().unwrap_or(0);
         let mut free_index = [None; MAX_ROWS];
@@ -241,8 +319,8 @@ impl Band {
                     continue;
                 }
                 // The free rows it attacks diagonally in the two outer columns.
-                let mut outer = 0u32;
-                for (shift, j) in [(0, s - 2), (16, s - 1)] {
+                let mut outer = 0u64;
+                for (shift, j) in [(0, s - 2), (W::LAST, s - 1)] {
                     if j <= i {
                         continue;
                     }
@@ -258,7 +336,7 @@ impl Band {
                 }
                 let cl = c - left;
                 *square = Some(Square {
-                    diagonals: 1u64 << (r + cl) | 1u64 << (32 + r + s - 1 - cl),
+                    diagonals: 1u128 << (r + cl) | 1u128 << (64 + r + s - 1 - cl),
                     outer,
                     footprint: layout.down_bit[r + c]
                         | layout.up_bit[(r as isize - c as isize + MAX_N as isize) as usize],
@@ -278,30 +356,30 @@ impl Band {
     }
 
     /// Builds the two sides of `config` into `sides`.
-    fn build(&self, config: &Config, ranks: &Ranks, sides: &mut Sides) {
+    fn build<W: Word>(&self, config: &Config, ranks: &Ranks, sides: &mut Sides<W>) {
         let layout = self.layout(config);
         let west: Vec<usize> = (0..self.first).rev().collect();
         let east: Vec<usize> = (self.first + self.width..self.n).collect();
         let (w, e) = (&mut sides.west, &mut sides.east);
         rayon::join(
-            || w.build(&self.geometry(&layout, &west), ranks),
-            || e.build(&self.geometry(&layout, &east), ranks),
+            || w.build(&self.geometry::<W>(&layout, &west), ranks),
+            || e.build(&self.geometry::<W>(&layout, &east), ranks),
         );
     }
 
     /// The number of placements with the band on `config` (its own, not its orbit's) and the
     /// west on the row sets numbered `range` (in increasing order of their masks), skipping
     /// those that symmetry counts elsewhere.
-    fn count_row_sets(
+    fn count_row_sets<W: Word>(
         &self,
         config: &Config,
-        sides: &Sides,
+        sides: &Sides<W>,
         range: Range<u64>,
-        work: &mut Workspace,
-    ) -> u64 {
+        work: &mut Workspace<W>,
+    ) -> Tally {
         let s = self.side;
         let all = (1u32 << (2 * s)) - 1;
-        let mut total = 0;
+        let mut total = Tally::default();
         let mut set = unrank(range.start, s);
         for _ in range {
             // A mirrored configuration counts the smaller of a set and its complement, twice.
@@ -316,7 +394,7 @@ impl Band {
                         .sides_on(&sides.ranks, all ^ set, work.fast, &mut work.east);
                     if !work.east.is_empty() {
                         let pairs = work.kernel.disjoint_pairs(&work.west, &work.east);
-                        total += if config.mirrored { 2 * pairs } else { pairs };
+                        total.add(if config.mirrored { 2 * pairs } else { pairs });
                     }
                 }
             }
@@ -330,12 +408,16 @@ impl Band {
         Arc::new(Ranks::new(2 * self.side, self.side - 2))
     }
 
-    /// The number of placements with the band on `config` (its own, not its orbit's).
-    pub fn count_config(&self, config: &Config, work: &mut Workspace) -> u64 {
+    /// The number of placements with the band on `config` (its own, not its orbit's), with
+    /// words `W` (`u32` holds sides of at most [`Word::MAX_SIDE`] = 8 columns).
+    pub fn count_config<W: Word>(&self, config: &Config, work: &mut Workspace<W>) -> u64 {
+        assert!(self.side <= W::MAX_SIDE, "a side of {} columns", self.side);
         let mut sides = Sides::new(self.ranks());
         let ranks = sides.ranks.clone();
         self.build(config, &ranks, &mut sides);
-        self.count_row_sets(config, &sides, 0..self.row_sets(), work)
+        let tally = self.count_row_sets(config, &sides, 0..self.row_sets(), work);
+        debug_assert!(tally.verified());
+        tally.count as u64
     }
 }
 
@@ -367,8 +449,8 @@ fn next_set(set: u32) -> u32 {
 /// Where the band's queens stand and how the shared diagonals are numbered.
 struct Layout {
     band: Vec<(usize, usize)>,
-    down_bit: [u32; 2 * MAX_N],
-    up_bit: [u32; 2 * MAX_N],
+    down_bit: [u64; 2 * MAX_N],
+    up_bit: [u64; 2 * MAX_N],
     /// The rows without a band queen, top to bottom.
     free_rows: Vec<usize>,
 }
@@ -376,14 +458,14 @@ struct Layout {
 /// The two sides of one configuration, built once and shared by the threads that count its
 /// row sets.
 #[derive(Debug)]
-struct Sides {
+struct Sides<W> {
     ranks: Arc<Ranks>,
-    west: Side,
-    east: Side,
+    west: Side<W>,
+    east: Side<W>,
 }
 
-impl Sides {
-    fn new(ranks: Arc<Ranks>) -> Sides {
+impl<W: Word> Sides<W> {
+    fn new(ranks: Arc<Ranks>) -> Sides<W> {
         Sides {
             ranks,
             west: Side::default(),
@@ -401,23 +483,23 @@ impl Config {
 
 /// The buffers of one thread: the sides of the row set being counted.
 #[derive(Debug)]
-pub struct Workspace {
-    west: Vec<u32>,
-    east: Vec<u32>,
+pub struct Workspace<W> {
+    west: Vec<W>,
+    east: Vec<W>,
     kernel: Kernel,
     /// Whether the sides may be completed with AVX-512.
     fast: bool,
 }
 
-impl Default for Workspace {
-    fn default() -> Workspace {
+impl<W: Word> Default for Workspace<W> {
+    fn default() -> Workspace<W> {
         Workspace::new(Kernel::detect(), true)
     }
 }
 
-impl Workspace {
+impl<W: Word> Workspace<W> {
     /// A workspace counting with `kernel`, its sides completed with AVX-512 if `fast`.
-    pub fn new(kernel: Kernel, fast: bool) -> Workspace {
+    pub fn new(kernel: Kernel, fast: bool) -> Workspace<W> {
         Workspace {
             west: Vec::new(),
             east: Vec::new(),
@@ -427,11 +509,84 @@ impl Workspace {
     }
 }
 
+/// The modulus of a [`Tally`]'s residue: the Mersenne prime 2^61 - 1.
+pub const RESIDUE_MODULUS: u64 = (1 << 61) - 1;
+
+/// A count and, kept apart, the same count modulo [`RESIDUE_MODULUS`]: every addition is
+/// made twice, in 128-bit and in modular arithmetic, so that an overflow or a lost carry
+/// anywhere in the sums shows as a count that does not match its residue.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Tally {
+    /// The placements counted.
+    pub count: u128,
+    /// The same, modulo [`RESIDUE_MODULUS`], summed separately.
+    pub residue: u64,
+}
+
+impl Tally {
+    /// Adds `n` placements.
+    #[inline]
+    fn add(&mut self, n: u64) {
+        self.count += u128::from(n);
+        self.residue = modular_sum(self.residue, n % RESIDUE_MODULUS);
+    }
+
+    /// The tally `factor` times over.
+    fn times(self, factor: u64) -> Tally {
+        Tally {
+            count: self.count * u128::from(factor),
+            residue: (u128::from(self.residue) * u128::from(factor) % u128::from(RESIDUE_MODULUS))
+                as u64,
+        }
+    }
+
+    /// The sum of two tallies.
+    fn plus(self, other: Tally) -> Tally {
+        Tally {
+            count: self.count + other.count,
+            residue: modular_sum(self.residue, other.residue),
+        }
+    }
+
+    /// Whether the count matches its residue.
+    pub fn verified(&self) -> bool {
+        self.count % u128::from(RESIDUE_MODULUS) == u128::from(self.residue)
+    }
+}
+
+/// `a + b` modulo [`RESIDUE_MODULUS`], for `a, b` below it.
+#[inline]
+fn modular_sum(a: u64, b: u64) -> u64 {
+    let sum = a + b;
+    if sum >= RESIDUE_MODULUS {
+        sum - RESIDUE_MODULUS
+    } else {
+        sum
+    }
+}
+
+/// Configurations wanted per shard at least, on average: the band of a count split into
+/// shards is narrowed until it has that many, so that most shards hold whole configurations
+/// (whose sides are then built once) and their differences even out. Not more: a narrower
+/// band is slower (at n = 16, sides of 6 columns take 12 times as long as sides of 7).
+pub const CONFIGS_PER_SHARD: u64 = 2;
+
+/// The band is not narrowed for shards beyond about this many configurations (listing them
+/// takes about a second; each column more multiplies them by 10 to 20).
+const MAX_CONFIGS: u64 = 100_000_000;
+
+/// Configurations counted together (their sides built and counted in parallel) before the
+/// next are listed: a count holds only these in memory, whatever the board.
+const BATCH: usize = 4096;
+
 /// A count laid out as numbered work units: the row sets of every configuration of a band.
+/// The configurations are listed when counted, never stored all at once: a range of units
+/// lists only the configurations it counts (and walks past those before it).
 #[derive(Clone, Debug)]
 pub struct Plan {
     band: Band,
-    configs: Vec<Config>,
+    /// The configurations, one per orbit.
+    configs: u64,
     /// Row sets per configuration.
     row_sets: u64,
 }
@@ -442,11 +597,26 @@ impl Plan {
         Band::default_for(n).map(Plan::with_band)
     }
 
+    /// The plan of a count of `n` split into `shards`: the default band, narrowed (sides one
+    /// column narrower at a time) until it has [`CONFIGS_PER_SHARD`] configurations per shard,
+    /// or until one step more would pass [`MAX_CONFIGS`] in all.
+    pub fn for_shards(n: usize, shards: u64) -> Option<Plan> {
+        let mut plan = Plan::new(n)?;
+        let wanted = shards.saturating_mul(CONFIGS_PER_SHARD);
+        while plan.configs < wanted && plan.configs.saturating_mul(20) <= MAX_CONFIGS {
+            match Band::with_side(n, plan.band.side - 1) {
+                Some(band) => plan = Plan::with_band(band),
+                None => break,
+            }
+        }
+        Some(plan)
+    }
+
     /// The plan of `band`.
     pub fn with_band(band: Band) -> Plan {
         Plan {
             band,
-            configs: band.configs(),
+            configs: band.count_configs(),
             row_sets: band.row_sets(),
         }
     }
@@ -458,7 +628,7 @@ impl Plan {
 
     /// The number of work units.
     pub fn units(&self) -> u64 {
-        self.configs.len() as u64 * self.row_sets
+        self.configs * self.row_sets
     }
 
     /// The units of shard `index` of `shards` (`index < shards`): the whole range cut into
@@ -470,66 +640,106 @@ impl Plan {
         cut(index)..cut(index + 1)
     }
 
-    /// The number of placements counted by the units `range`, weighted by symmetry; `None`
-    /// when `control` said stop. Counts on the current rayon pool; progress in row sets.
-    pub fn count(&self, range: Range<u64>, control: &Control) -> Option<u128> {
+    /// The placements counted by the units `range`, weighted by symmetry, with their residue;
+    /// `None` when `control` said stop. Counts on the current rayon pool; progress in row
+    /// sets.
+    pub fn count(&self, range: Range<u64>, control: &Control) -> Option<Tally> {
+        if self.band.side <= u32::MAX_SIDE {
+            self.count_with::<u32>(range, control)
+        } else {
+            self.count_with::<u64>(range, control)
+        }
+    }
+
+    /// [`Plan::count`] with words `W`.
+    fn count_with<W: Word>(&self, range: Range<u64>, control: &Control) -> Option<Tally> {
         let range = range.start.min(self.units())..range.end.min(self.units());
         control.add_total(range.end.saturating_sub(range.start));
-        // Work items: (configuration, row sets) in order, at most CHUNK row sets each.
-        let mut items = Vec::new();
-        let mut at = range.start;
-        while at < range.end {
-            let config = (at / self.row_sets) as usize;
-            let config_end = (config as u64 + 1) * self.row_sets;
-            let end = range.end.min(config_end).min(at + CHUNK);
-            items.push((
-                config,
-                at - config as u64 * self.row_sets..end - config as u64 * self.row_sets,
-            ));
-            at = end;
+        if range.is_empty() {
+            return Some(Tally::default());
         }
-        // The items grouped by configuration: a configuration's sides are built once (its two
-        // sides at the same time), then its items counted in parallel. Nested parallel loops
-        // rather than sides built on demand under a lock: a thread that needs sides another
-        // is building helps build them instead of waiting.
-        let mut groups: Vec<(usize, Vec<Range<u64>>)> = Vec::new();
-        for (c, sets) in items {
-            match groups.last_mut() {
-                Some((last, chunks)) if *last == c => chunks.push(sets),
-                _ => groups.push((c, vec![sets])),
-            }
-        }
+        let first = range.start / self.row_sets;
+        let last = (range.end - 1) / self.row_sets;
         let ranks = self.band.ranks();
         // The memory of configurations done with, reused (fresh pages cost page faults).
-        let spare_sides: Mutex<Vec<Sides>> = Mutex::new(Vec::new());
-        let spare_work: Mutex<Vec<Workspace>> = Mutex::new(Vec::new());
-        groups
-            .into_par_iter()
-            .map(|(c, chunks)| {
+        let spare_sides: Mutex<Vec<Sides<W>>> = Mutex::new(Vec::new());
+        let spare_work: Mutex<Vec<Workspace<W>>> = Mutex::new(Vec::new());
+        let mut total = Tally::default();
+        let mut stopped = false;
+        let mut batch: Vec<(u64, Config)> = Vec::with_capacity(BATCH);
+        let flush = |batch: &mut Vec<(u64, Config)>, total: &mut Tally| {
+            let counted =
+                self.count_batch(batch, &range, &ranks, &spare_sides, &spare_work, control);
+            batch.clear();
+            counted.map(|tally| *total = total.plus(tally)).is_some()
+        };
+        self.band.for_each_config(|index, config| {
+            if index < first {
+                return ControlFlow::Continue(());
+            }
+            batch.push((index, config));
+            if batch.len() == BATCH && !flush(&mut batch, &mut total) || control.should_stop() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+            if index == last {
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        if !stopped && !batch.is_empty() && !flush(&mut batch, &mut total) {
+            stopped = true;
+        }
+        (!stopped).then_some(total)
+    }
+
+    /// The units of `range` that belong to the configurations of `batch` (numbered), counted
+    /// in parallel: a configuration's sides are built once (its two sides at the same time),
+    /// then its row sets counted in items of at most [`CHUNK`], in parallel. Nested parallel
+    /// loops rather than sides built on demand under a lock: a thread that needs sides
+    /// another is building helps build them instead of waiting.
+    fn count_batch<W: Word>(
+        &self,
+        batch: &[(u64, Config)],
+        range: &Range<u64>,
+        ranks: &Arc<Ranks>,
+        spare_sides: &Mutex<Vec<Sides<W>>>,
+        spare_work: &Mutex<Vec<Workspace<W>>>,
+        control: &Control,
+    ) -> Option<Tally> {
+        batch
+            .par_iter()
+            .map(|&(index, ref config)| {
                 if control.should_stop() {
                     return None;
                 }
-                let config = &self.configs[c];
-                let mut sides = pop(&spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
-                self.band.build(config, &ranks, &mut sides);
-                let count = chunks
+                // This configuration's row sets within the range.
+                let base = index * self.row_sets;
+                let sets = range.start.max(base) - base..range.end.min(base + self.row_sets) - base;
+                let chunks: Vec<Range<u64>> = (sets.start..sets.end)
+                    .step_by(CHUNK as usize)
+                    .map(|at| at..(at + CHUNK).min(sets.end))
+                    .collect();
+                let mut sides = pop(spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
+                self.band.build(config, ranks, &mut sides);
+                let tally = chunks
                     .into_par_iter()
                     .map(|sets| {
                         if control.should_stop() {
                             return None;
                         }
-                        let mut work = pop(&spare_work).unwrap_or_default();
+                        let mut work = pop(spare_work).unwrap_or_default();
                         let size = sets.end - sets.start;
-                        let count = self.band.count_row_sets(config, &sides, sets, &mut work);
-                        push(&spare_work, work);
+                        let tally = self.band.count_row_sets(config, &sides, sets, &mut work);
+                        push(spare_work, work);
                         control.add_done(size);
-                        Some(u128::from(count))
+                        Some(tally)
                     })
-                    .try_reduce(|| 0, |a, b| Some(a + b));
-                push(&spare_sides, sides);
-                Some(count? * u128::from(config.weight))
+                    .try_reduce(Tally::default, |a, b| Some(a.plus(b)));
+                push(spare_sides, sides);
+                Some(tally?.times(u64::from(config.weight)))
             })
-            .try_reduce(|| 0, |a, b| Some(a + b))
+            .try_reduce(Tally::default, |a, b| Some(a.plus(b)))
     }
 }
 
@@ -548,7 +758,15 @@ fn push<T>(pool: &Mutex<Vec<T>>, value: T) {
 /// current rayon pool; progress in row sets.
 pub fn count(n: usize, control: &Control) -> Option<u128> {
     let plan = Plan::new(n)?;
-    plan.count(0..plan.units(), control)
+    let tally = plan.count(0..plan.units(), control)?;
+    // An overflow anywhere in the sums would show here; none is possible below 2^64
+    // placements per row set, but the check costs nothing.
+    assert!(
+        tally.verified(),
+        "the count {} fails its residue",
+        tally.count
+    );
+    Some(tally.count)
 }
 
 #[cfg(test)]
@@ -584,8 +802,9 @@ mod tests {
             for k in 0..=n / 2 {
                 if let Some(band) = Band::new(n, k) {
                     let plan = Plan::with_band(band);
-                    let got = plan.count(0..plan.units(), &Control::new());
-                    assert_eq!(got, Some(expected), "n = {n}, band {}", band.width());
+                    let got = plan.count(0..plan.units(), &Control::new()).unwrap();
+                    assert!(got.verified());
+                    assert_eq!(got.count, expected, "n = {n}, band {}", band.width());
                 }
             }
         }
@@ -601,34 +820,46 @@ mod tests {
         (queens, west, east)
     }
 
+    /// Every kernel, with and without the vectorised completion, in words `W`.
+    fn workspaces<W: Word>() -> Vec<Workspace<W>> {
+        Kernel::available()
+            .into_iter()
+            .flat_map(|kernel| [Workspace::new(kernel, false), Workspace::new(kernel, true)])
+            .collect()
+    }
+
+    /// Checks every configuration of `band` against the reference, with every workspace.
+    fn check_every_configuration<W: Word>(band: &Band, works: &mut [Workspace<W>]) {
+        for config in band.configs() {
+            let (queens, west, east) = board(band, &config);
+            let expected = reference::count(band.n, &queens, &west, &east);
+            for work in works.iter_mut() {
+                assert_eq!(
+                    band.count_config(&config, work),
+                    expected,
+                    "n = {}, band {}, {config:?}, {:?}",
+                    band.n,
+                    band.width,
+                    work.kernel
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_configuration_matches_the_reference() {
         // Every band width of small boards, every configuration, every kernel, with and
-        // without the vectorised quarter join.
+        // without the vectorised completion, in both words where the side fits them.
+        let (mut narrow, mut wide) = (workspaces::<u32>(), workspaces::<u64>());
         for n in MIN_N..=11 {
             for k in 0..=n / 2 {
                 let Some(band) = Band::new(n, k) else {
                     continue;
                 };
-                let mut works: Vec<Workspace> = Kernel::available()
-                    .into_iter()
-                    .flat_map(|kernel| {
-                        [Workspace::new(kernel, false), Workspace::new(kernel, true)]
-                    })
-                    .collect();
-                for config in band.configs() {
-                    let (queens, west, east) = board(&band, &config);
-                    let expected = reference::count(n, &queens, &west, &east);
-                    for work in &mut works {
-                        assert_eq!(
-                            band.count_config(&config, work),
-                            expected,
-                            "n = {n}, band {}, {config:?}, {:?}",
-                            band.width,
-                            work.kernel
-                        );
-                    }
+                if band.side <= u32::MAX_SIDE {
+                    check_every_configuration(&band, &mut narrow);
                 }
+                check_every_configuration(&band, &mut wide);
             }
         }
     }
@@ -640,16 +871,77 @@ mod tests {
         for n in [12, 13, 14, 15, 16] {
             let band = Band::default_for(n).unwrap();
             let configs = band.configs();
-            let mut work = Workspace::default();
+            let (mut narrow, mut wide) = (Workspace::<u32>::default(), Workspace::<u64>::default());
             for _ in 0..6 {
                 let config = configs[rng.random_range(0..configs.len())];
                 let (queens, west, east) = board(&band, &config);
+                let expected = reference::count(n, &queens, &west, &east);
                 assert_eq!(
-                    band.count_config(&config, &mut work),
-                    reference::count(n, &queens, &west, &east),
+                    band.count_config(&config, &mut wide),
+                    expected,
                     "n = {n}, {config:?}"
                 );
+                if band.side <= u32::MAX_SIDE {
+                    assert_eq!(band.count_config(&config, &mut narrow), expected, "n = {n}");
+                }
             }
+        }
+    }
+
+    /// Every configuration of `band` (not only one per orbit), each counted for itself.
+    fn every_config(band: &Band) -> Vec<Config> {
+        fn walk(b: &Band, c: usize, rows: &mut [u8; MAX_BAND], out: &mut Vec<Config>) {
+            if c == b.width {
+                out.push(Config {
+                    rows: *rows,
+                    weight: 1,
+                    mirrored: false,
+                });
+                return;
+            }
+            for r in 0..b.n {
+                let ok = (0..c).all(|p| {
+                    let q = usize::from(rows[p]);
+                    q != r && q.abs_diff(r) != c - p
+                });
+                if ok {
+                    rows[c] = r as u8;
+                    walk(b, c + 1, rows, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(band, 0, &mut [0; MAX_BAND], &mut out);
+        out
+    }
+
+    #[test]
+    fn wide_sides_agree_with_a_wider_band() {
+        // Sides of 9 columns (u64 words, 18 free rows, footprints of up to 34 bits): the
+        // placements with the middle queens of n = 19 and 20 on given rows, counted by a band
+        // of one or two columns, and as the sum over the bands of three or four columns (sides
+        // of 8) that have those middle queens: two decompositions of the same placements.
+        for (n, middle) in [(19usize, &[5u8][..]), (20, &[3, 11][..])] {
+            let k = 1 - n % 2;
+            let (wide, narrow) = (Band::new(n, k).unwrap(), Band::new(n, k + 1).unwrap());
+            assert_eq!((wide.side, narrow.side), (9, 8));
+            let mut rows = [0u8; MAX_BAND];
+            rows[..middle.len()].copy_from_slice(middle);
+            let config = Config {
+                rows,
+                weight: 1,
+                mirrored: false,
+            };
+            let mut work = Workspace::<u64>::default();
+            let by_wide = wide.count_config(&config, &mut work);
+            let mut narrow_work = Workspace::<u32>::default();
+            let by_narrow: u64 = every_config(&narrow)
+                .iter()
+                .filter(|c| &c.rows[1..1 + middle.len()] == middle)
+                .map(|c| narrow.count_config(c, &mut narrow_work))
+                .sum();
+            assert!(by_wide > 0);
+            assert_eq!(by_wide, by_narrow, "n = {n}, middle {middle:?}");
         }
     }
 
@@ -695,22 +987,25 @@ mod tests {
         let mut rng = crate::judge::rng(11);
         for n in [8, 9, 12, 13] {
             let plan = Plan::new(n).unwrap();
-            let whole = plan.count(0..plan.units(), &Control::new()).unwrap();
+            let whole = plan.count(0..plan.units(), &Control::new()).unwrap().count;
             let units = plan.units();
             let mut counts = vec![1, 2, 3, 7, 100, units - 1, units, units + 5];
             counts.extend((0..4).map(|_| rng.random_range(1..=units + 10)));
             for shards in counts {
-                let mut sum = 0;
+                let mut sum = Tally::default();
                 let mut next = 0;
                 for i in 0..shards {
                     let range = plan.shard(i, shards);
                     // Consecutive, disjoint, covering.
                     assert_eq!(range.start, next, "n = {n}, {i} of {shards}");
                     next = range.end;
-                    sum += plan.count(range, &Control::new()).unwrap();
+                    let part = plan.count(range, &Control::new()).unwrap();
+                    assert!(part.verified());
+                    sum = sum.plus(part);
                 }
                 assert_eq!(next, units);
-                assert_eq!(sum, whole, "n = {n}, {shards} shards");
+                assert_eq!(sum.count, whole, "n = {n}, {shards} shards");
+                assert!(sum.verified());
             }
         }
     }

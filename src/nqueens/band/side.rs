@@ -9,10 +9,13 @@
 //! sides are about `2.3^2` times fewer than the sides, and only they are stored: the sides
 //! of a row set are made just before they are counted, in a buffer that stays in cache.
 
-/// The most columns of a side (`4 * MAX_SIDE - 2` footprint bits fit a `u32`).
-pub const MAX_SIDE: usize = 8;
+use super::word::{Completion, Word, gather_bits};
 
-/// The most rows of a board (row sets are `u32` masks).
+/// The most columns of a side (packed `u64` words: `4 * MAX_SIDE - 2` footprint bits and
+/// twice `MAX_SIDE + 2` rows of outer attacks in 64 bits).
+pub const MAX_SIDE: usize = 10;
+
+/// The most rows of a board.
 pub const MAX_ROWS: usize = 32;
 
 /// From this many partial sides on (a quarter of a megabyte), [`Side::sides_on`] prefetches
@@ -24,22 +27,14 @@ const PREFETCH_FROM: usize = 1 << 15;
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct Square {
     /// Bit `r + c` (row + column, `c` counted from the side's west column) and bit
-    /// `32 + r + s - 1 - c` (row - column): the diagonals two queens of the side may share.
-    pub diagonals: u64,
+    /// `64 + r + s - 1 - c` (row - column): the diagonals two queens of the side may share.
+    pub diagonals: u128,
     /// The free rows it attacks diagonally in the last but one column (bits `0..2s`, by
-    /// index among the free rows) and in the last column (bits `16..16 + 2s`).
-    pub outer: u32,
+    /// index among the free rows) and in the last column (bits `W::LAST..W::LAST + 2s`, for
+    /// the side's [`Word`] `W`).
+    pub outer: u64,
     /// The diagonals it shares with the other side, as footprint bits.
-    pub footprint: u32,
-}
-
-/// Queens on two free rows `a` and `b` of the last but one and the last column.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
-pub struct Completion {
-    /// `1 << a | 1 << (16 + b)`: a partial side fits if its `outer` has neither.
-    pub rows: u32,
-    /// The two queens' footprint bits.
-    pub footprint: u32,
+    pub footprint: u64,
 }
 
 /// The search of one side: per column (the one next to the band first) and row, the square a
@@ -61,20 +56,20 @@ pub struct Geometry {
 #[derive(Clone, Debug, Default)]
 pub struct Ranks {
     ones: usize,
-    /// Per low byte: the rank contributed by its bits.
-    low: Vec<u32>,
-    /// Per high byte and number of ones below it: the rank contributed by its bits.
-    high: Vec<[u32; 9]>,
+    /// Per byte of the set (low to high), per value of the byte and number of ones below
+    /// it: the rank contributed by its bits.
+    bytes: Vec<[[u32; 25]; 256]>,
     /// The number of row sets.
     count: usize,
 }
 
 impl Ranks {
-    /// The ranks of the sets of `ones` of `bits <= 16` rows.
+    /// The ranks of the sets of `ones` of `bits <= 24` rows.
     pub fn new(bits: usize, ones: usize) -> Ranks {
-        // Pascal's triangle up to 16.
-        let mut binomial = [[0u32; 17]; 17];
-        for n in 0..17 {
+        debug_assert!(bits <= 24 && ones <= bits);
+        // Pascal's triangle up to 24.
+        let mut binomial = [[0u32; 25]; 25];
+        for n in 0..25 {
             binomial[n][0] = 1;
             for k in 1..=n {
                 binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
@@ -82,32 +77,24 @@ impl Ranks {
         }
         let choose = |n: usize, k: usize| if k > n { 0 } else { binomial[n][k] };
         // Colex rank of {c_1 < c_2 < ...} = sum over i of C(c_i, i).
-        let low = (0..256u32)
-            .map(|m| {
-                (0..8)
-                    .filter(|&b| m >> b & 1 == 1)
-                    .enumerate()
-                    .map(|(i, b)| choose(b, i + 1))
-                    .sum()
-            })
-            .collect();
-        let high = (0..256u32)
-            .map(|m| {
-                let mut by_below = [0u32; 9];
-                for (below, slot) in by_below.iter_mut().enumerate() {
-                    *slot = (0..8)
-                        .filter(|&b| m >> b & 1 == 1)
-                        .enumerate()
-                        .map(|(i, b)| choose(b + 8, below + i + 1))
-                        .sum();
+        let bytes = (0..bits.div_ceil(8).max(1))
+            .map(|byte| {
+                let mut table = [[0u32; 25]; 256];
+                for (m, by_below) in table.iter_mut().enumerate() {
+                    for (below, slot) in by_below.iter_mut().enumerate() {
+                        *slot = (0..8)
+                            .filter(|&b| m >> b & 1 == 1)
+                            .enumerate()
+                            .map(|(i, b)| choose(8 * byte + b, below + i + 1))
+                            .sum();
+                    }
                 }
-                by_below
+                table
             })
             .collect();
         Ranks {
             ones,
-            low,
-            high,
+            bytes,
             count: choose(bits, ones) as usize,
         }
     }
@@ -115,31 +102,36 @@ impl Ranks {
     /// The rank of `set` (which has [`Ranks::new`]'s number of ones).
     #[inline]
     pub fn of(&self, set: u32) -> usize {
-        let lo = (set & 0xFF) as usize;
-        let hi = (set >> 8 & 0xFF) as usize;
-        (self.low[lo] + self.high[hi][lo.count_ones() as usize]) as usize
+        let mut rank = 0;
+        let mut below = 0;
+        for (i, table) in self.bytes.iter().enumerate() {
+            let byte = (set >> (8 * i) & 0xFF) as usize;
+            rank += table[byte][below];
+            below += byte.count_ones() as usize;
+        }
+        rank as usize
     }
 }
 
 /// The search's view of a [`Geometry`]: flat tables.
-struct Tables {
+struct Tables<W> {
     /// Per column, the rows the band leaves a queen.
-    allowed: [u32; MAX_SIDE],
+    allowed: [u64; MAX_SIDE],
     /// Per board row, its bit in the row sets (0 for the band's rows).
     row_bit: [u32; MAX_ROWS],
     /// Per column and row, [`Square::outer`].
-    outer: [[u32; MAX_ROWS]; MAX_SIDE],
+    outer: [[W; MAX_ROWS]; MAX_SIDE],
     /// Per column and row, [`Square::footprint`].
-    footprint: [[u32; MAX_ROWS]; MAX_SIDE],
+    footprint: [[W; MAX_ROWS]; MAX_SIDE],
 }
 
-impl Tables {
-    fn new(g: &Geometry) -> Tables {
+impl<W: Word> Tables<W> {
+    fn new(g: &Geometry) -> Tables<W> {
         let mut t = Tables {
             allowed: [0; MAX_SIDE],
             row_bit: [0; MAX_ROWS],
-            outer: [[0; MAX_ROWS]; MAX_SIDE],
-            footprint: [[0; MAX_ROWS]; MAX_SIDE],
+            outer: [[W::ZERO; MAX_ROWS]; MAX_SIDE],
+            footprint: [[W::ZERO; MAX_ROWS]; MAX_SIDE],
         };
         for (r, bit) in g.row_bit.iter().enumerate().take(g.n) {
             t.row_bit[r] = bit.unwrap_or(0);
@@ -147,9 +139,9 @@ impl Tables {
         for c in 0..g.columns {
             for r in 0..g.n {
                 if let Some(square) = g.squares[c][r] {
-                    t.allowed[c] |= 1 << r;
-                    t.outer[c][r] = square.outer;
-                    t.footprint[c][r] = square.footprint;
+                    t.allowed[c] |= 1u64 << r;
+                    t.outer[c][r] = W::from_u64(square.outer);
+                    t.footprint[c][r] = W::from_u64(square.footprint);
                 }
             }
         }
@@ -158,65 +150,72 @@ impl Tables {
 }
 
 /// The partial sides of one configuration's side, grouped by row set, and the completions of
-/// its two outer columns.
+/// its two outer columns, in words `W`.
 #[derive(Clone, Debug, Default)]
-pub struct Side {
+pub struct Side<W> {
     /// Columns of the side.
     columns: usize,
     /// Per rank of a row set (see [`Ranks`]), where its partial sides start; one more entry.
     offsets: Vec<u32>,
     /// What the partial sides attack in the two outer columns, by row set.
-    outer: Vec<u32>,
+    outer: Vec<W>,
     /// Footprints of the partial sides, by row set.
-    footprints: Vec<u32>,
-    /// Per pair of row indices (`a * 16 + b`): queens on row `a` of the last but one column
+    footprints: Vec<W>,
+    /// Per pair of row indices (`a * 32 + b`): queens on row `a` of the last but one column
     /// and row `b` of the last, if both may stand there together.
-    completions: Vec<Option<Completion>>,
-    /// The partial sides as found: rank, outer attacks, footprint.
-    found: Vec<(u32, u32, u32)>,
+    completions: Vec<Option<Completion<W>>>,
+    /// The partial sides as found: row set and footprint (packed with the outer attacks for
+    /// packed words); and their outer attacks, for words that are not packed.
+    found: Vec<(u32, W)>,
+    found_outer: Vec<W>,
 }
 
-impl Side {
+impl<W: Word> Side<W> {
     /// Lists and groups the partial sides of `geometry`, and its completions.
     pub fn build(&mut self, geometry: &Geometry, ranks: &Ranks) {
         let s = geometry.columns;
-        debug_assert!((2..=MAX_SIDE).contains(&s) && ranks.ones == s - 2);
+        debug_assert!((2..=W::MAX_SIDE).contains(&s) && ranks.ones == s - 2);
         self.columns = s;
         self.found.clear();
-        let rows = (1u32 << geometry.n) - 1;
+        self.found_outer.clear();
+        let rows = u64::MAX >> (64 - geometry.n);
         let taken = (0..geometry.n)
             .filter(|&r| geometry.row_bit[r].is_none())
-            .fold(0u32, |t, r| t | 1 << r);
+            .fold(0u64, |t, r| t | 1 << r);
         if s == 2 {
             // No inner column: one empty partial side.
-            self.found.push((0, 0, 0));
+            self.push(0, W::ZERO, W::ZERO);
         } else {
             let tables = Tables::new(geometry);
-            self.search(&tables, ranks, 0, rows & !taken, 0, 0, 0, 0, 0);
+            self.search(&tables, 0, rows & !taken, 0, 0, 0, W::ZERO, W::ZERO);
         }
         // Group by rank: a counting sort.
         self.offsets.clear();
         self.offsets.resize(ranks.count + 1, 0);
-        for &(k, _, _) in &self.found {
-            self.offsets[k as usize + 1] += 1;
+        for &(key, _) in &self.found {
+            self.offsets[ranks.of(key) + 1] += 1;
         }
         for i in 1..self.offsets.len() {
             self.offsets[i] += self.offsets[i - 1];
         }
         self.outer.clear();
-        self.outer.resize(self.found.len(), 0);
+        if !W::PACKED {
+            self.outer.resize(self.found.len(), W::ZERO);
+        }
         self.footprints.clear();
-        self.footprints.resize(self.found.len(), 0);
+        self.footprints.resize(self.found.len(), W::ZERO);
         let mut next = self.offsets.clone();
-        for &(k, o, f) in &self.found {
-            let slot = &mut next[k as usize];
-            self.outer[*slot as usize] = o;
+        for (i, &(key, f)) in self.found.iter().enumerate() {
+            let slot = &mut next[ranks.of(key)];
+            if !W::PACKED {
+                self.outer[*slot as usize] = self.found_outer[i];
+            }
             self.footprints[*slot as usize] = f;
             *slot += 1;
         }
         // The completions, by the indices (0..2s) of the free rows.
         self.completions.clear();
-        self.completions.resize(16 * 16, None);
+        self.completions.resize(32 * 32, None);
         let free: Vec<usize> = (0..geometry.n)
             .filter(|&r| geometry.row_bit[r].is_some())
             .collect();
@@ -227,12 +226,31 @@ impl Side {
                     continue;
                 };
                 if a != b && x.diagonals & y.diagonals == 0 {
-                    self.completions[a * 16 + b] = Some(Completion {
-                        rows: 1 << a | 1 << (16 + b),
-                        footprint: x.footprint | y.footprint,
+                    self.completions[a * 32 + b] = Some(Completion {
+                        rows: W::from_u64(1 << a | 1 << (W::LAST + b)),
+                        footprint: W::from_u64(x.footprint | y.footprint),
                     });
                 }
             }
+        }
+    }
+
+    /// Keeps a partial side on the row set `key` with its outer attacks (as searched) and its
+    /// footprint.
+    #[inline]
+    fn push(&mut self, key: u32, outer: W, footprint: W) {
+        if W::PACKED {
+            // The outer attacks on the rows the partial side leaves free, above its footprint.
+            let (o, open) = (
+                outer.to_u64(),
+                ((1u64 << (2 * self.columns)) - 1) & !u64::from(key),
+            );
+            let packed = gather_bits(o & 0xFFFF_FFFF, open) << W::OUTER
+                | gather_bits(o >> 32, open) << (W::OUTER + 12);
+            self.found.push((key, footprint | W::from_u64(packed)));
+        } else {
+            self.found.push((key, footprint));
+            self.found_outer.push(outer);
         }
     }
 
@@ -243,32 +261,30 @@ impl Side {
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
-        t: &Tables,
-        ranks: &Ranks,
+        t: &Tables<W>,
         c: usize,
-        free: u32,
-        left: u32,
-        right: u32,
+        free: u64,
+        left: u64,
+        right: u64,
         key: u32,
-        outer: u32,
-        footprint: u32,
+        outer: W,
+        footprint: W,
     ) {
         let mut candidates = free & t.allowed[c] & !(left | right);
         while candidates != 0 {
             let r = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            let bit = 1u32 << r;
+            let bit = 1u64 << r;
             let (k, o, f) = (
                 key | t.row_bit[r],
                 outer | t.outer[c][r],
                 footprint | t.footprint[c][r],
             );
             if c + 3 == self.columns {
-                self.found.push((ranks.of(k) as u32, o, f));
+                self.push(k, o, f);
             } else {
                 self.search(
                     t,
-                    ranks,
                     c + 1,
                     free & !bit,
                     (left | bit) << 1,
@@ -283,7 +299,7 @@ impl Side {
 
     /// Writes to `out` the footprint of every side on `set` (a row set of `s` of the `2s`
     /// free rows, as row indices). Uses AVX-512 when `fast` and the processor has it.
-    pub fn sides_on(&self, ranks: &Ranks, set: u32, fast: bool, out: &mut Vec<u32>) {
+    pub fn sides_on(&self, ranks: &Ranks, set: u32, fast: bool, out: &mut Vec<W>) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if fast && std::is_x86_feature_detected!("avx512f") {
@@ -292,11 +308,13 @@ impl Side {
             return;
         }
         let _ = fast;
+        let footprint = W::from_u64((1 << W::OUTER) - 1);
         self.groups_on(ranks, set, |o, f, ab, ba| {
             for c in [ab, ba].into_iter().flatten() {
-                for (&x, &xf) in o.iter().zip(f) {
-                    if x & c.rows == 0 {
-                        out.push(xf | c.footprint);
+                for (i, &xf) in f.iter().enumerate() {
+                    let attacks = if W::PACKED { xf } else { o[i] };
+                    if attacks & c.rows == W::ZERO {
+                        out.push(xf & footprint | c.footprint);
                     }
                 }
             }
@@ -306,19 +324,21 @@ impl Side {
     /// [`Side::sides_on`] with the completions tested sixteen partial sides at a time.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,popcnt")]
-    unsafe fn sides_on_avx512(&self, ranks: &Ranks, set: u32, out: &mut Vec<u32>) {
+    unsafe fn sides_on_avx512(&self, ranks: &Ranks, set: u32, out: &mut Vec<W>) {
         // The groups are read one after the other, each a few cache lines that are rarely in
         // the first levels of cache when the partial sides outgrow them: ask for all first.
-        if self.outer.len() >= PREFETCH_FROM {
+        if self.footprints.len() >= PREFETCH_FROM {
             self.groups_on(ranks, set, |o, f, _, _| {
                 use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(o.as_ptr().cast());
+                if !W::PACKED {
+                    _mm_prefetch::<_MM_HINT_T0>(o.as_ptr().cast());
+                }
                 _mm_prefetch::<_MM_HINT_T0>(f.as_ptr().cast());
             });
         }
         self.groups_on(ranks, set, |o, f, ab, ba| {
             // SAFETY: this function runs only where AVX-512F is available (its caller checks).
-            unsafe { complete_avx512(o, f, ab, ba, out) }
+            unsafe { W::complete_avx512(o, f, ab, ba, out) }
         });
     }
 
@@ -329,7 +349,7 @@ impl Side {
         &self,
         ranks: &Ranks,
         set: u32,
-        mut visit: impl FnMut(&[u32], &[u32], Option<Completion>, Option<Completion>),
+        mut visit: impl FnMut(&[W], &[W], Option<Completion<W>>, Option<Completion<W>>),
     ) {
         let mut first = set;
         while first != 0 {
@@ -339,66 +359,40 @@ impl Side {
             while second != 0 {
                 let b = second.trailing_zeros() as usize;
                 second &= second - 1;
-                let (ab, ba) = (self.completions[a * 16 + b], self.completions[b * 16 + a]);
+                let (mut ab, mut ba) = (self.completions[a * 32 + b], self.completions[b * 32 + a]);
                 if ab.is_none() && ba.is_none() {
                     continue;
                 }
-                let k = ranks.of(set & !(1 << a | 1 << b));
+                let key = set & !(1 << a | 1 << b);
+                let k = ranks.of(key);
                 let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
-                if !range.is_empty() {
-                    visit(&self.outer[range.clone()], &self.footprints[range], ab, ba);
+                if range.is_empty() {
+                    continue;
                 }
+                if W::PACKED {
+                    // The rows of the completions among those the partial sides leave free.
+                    let open = ((1u32 << (2 * self.columns)) - 1) & !key;
+                    let (ia, ib) = (
+                        (open & ((1 << a) - 1)).count_ones() as usize,
+                        (open & ((1 << b) - 1)).count_ones() as usize,
+                    );
+                    let rows = |first: usize, last: usize| {
+                        W::from_u64(1 << (W::OUTER + first) | 1 << (W::OUTER + 12 + last))
+                    };
+                    if let Some(c) = &mut ab {
+                        c.rows = rows(ia, ib);
+                    }
+                    if let Some(c) = &mut ba {
+                        c.rows = rows(ib, ia);
+                    }
+                }
+                let outer = if W::PACKED {
+                    &self.outer[..0]
+                } else {
+                    &self.outer[range.clone()]
+                };
+                visit(outer, &self.footprints[range], ab, ba);
             }
         }
-    }
-}
-
-/// Appends `f | c.footprint` for every partial side (outer attacks `o`, footprints `f`) that
-/// attacks neither queen of a completion `c`, for each of the two, sixteen at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[inline]
-unsafe fn complete_avx512(
-    o: &[u32],
-    f: &[u32],
-    ab: Option<Completion>,
-    ba: Option<Completion>,
-    out: &mut Vec<u32>,
-) {
-    use std::arch::x86_64::*;
-    debug_assert_eq!(o.len(), f.len());
-    // At most one side per partial side and completion, and 16 lanes of slack for a store.
-    out.reserve(2 * o.len() + 16);
-    let start = out.len();
-    // SAFETY: `reserve` made room for `2 * o.len() + 16` elements after `start`; each store
-    // writes 16 lanes at `end` and advances it by the number of sides written (at most one
-    // per partial side read, per completion), so every store stays within that room.
-    let mut end = unsafe { out.as_mut_ptr().add(start) };
-    for c in [ab, ba].into_iter().flatten() {
-        let rows = _mm512_set1_epi32(c.rows as i32);
-        let footprint = _mm512_set1_epi32(c.footprint as i32);
-        for (o, f) in o.chunks(16).zip(f.chunks(16)) {
-            let lanes = ((1u32 << o.len()) - 1) as u16;
-            // SAFETY: masked loads read only the `o.len()` (= `f.len()`) lanes of the mask,
-            // all inside the slices.
-            let (ov, fv) = unsafe {
-                (
-                    _mm512_maskz_loadu_epi32(lanes, o.as_ptr().cast()),
-                    _mm512_maskz_loadu_epi32(lanes, f.as_ptr().cast()),
-                )
-            };
-            let fit = _mm512_mask_testn_epi32_mask(lanes, ov, rows);
-            let sides = _mm512_maskz_compress_epi32(fit, _mm512_or_si512(fv, footprint));
-            // SAFETY: see above.
-            unsafe {
-                _mm512_storeu_si512(end.cast(), sides);
-                end = end.add(fit.count_ones() as usize);
-            }
-        }
-    }
-    // SAFETY: the elements from `start` to `end` were written above.
-    unsafe {
-        let len = end.offset_from(out.as_ptr()) as usize;
-        out.set_len(len);
     }
 }
