@@ -27,7 +27,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cd fuzz
 # -O -a: optimised, with overflow checks and debug assertions on (an overflow is a crash).
-for target in solve validate check serve; do
+for target in solve validate check merge serve; do
     features=()
     if [[ $target == serve ]]; then
         features=(--features serve)

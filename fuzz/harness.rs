@@ -282,3 +282,92 @@ pub fn serve(data: &[u8]) {
         }
     }
 }
+
+/// `nqueens merge` on arbitrary shard records, split into up to four files at each 0xFF
+/// byte: a total, a list of problems or an input error, never a panic. When the first byte
+/// is odd, every line that parses as a record has its `check` recomputed first, so that the
+/// fuzzer reaches the checks of the fields' meaning (a corrupted check stops a record before
+/// them). A total it prints is checked apart from `merge`: every line a record with a valid
+/// check, of one count, the shards 0..K once each, the counts summing to the total without
+/// overflow and matching the residues.
+pub fn merge(data: &[u8]) {
+    use nqueens::shard::{self, MergeError, Record};
+
+    let Some((&pick, text)) = data.split_first() else {
+        return;
+    };
+    let files: Vec<Vec<u8>> = text
+        .split(|&b| b == 0xFF)
+        .take(4)
+        .map(|file| {
+            if pick & 1 == 0 {
+                return file.to_vec();
+            }
+            let mut signed = Vec::new();
+            for line in file.split_inclusive(|&b| b == b'\n') {
+                match serde_json::from_slice::<Record>(line) {
+                    Ok(mut record) => {
+                        record.check = record.expected_check();
+                        signed.extend_from_slice(record.to_json_line().as_bytes());
+                    }
+                    Err(_) => signed.extend_from_slice(line),
+                }
+            }
+            signed
+        })
+        .collect();
+    let inputs = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| (format!("file{i}"), &file[..]));
+    match shard::merge(inputs) {
+        Err(MergeError::Syntax {
+            name, line, column, ..
+        }) => {
+            let i: usize = name["file".len()..].parse().expect("one of the files");
+            let lines = files[i].split(|&b| b == b'\n').count();
+            assert!(line >= 1 && line <= lines, "{name}:{line}: no such line");
+            assert!(column >= 1, "{name}:{line}:{column}");
+        }
+        Err(error) => panic!("reading from memory cannot fail: {error}"),
+        Ok(Err(problems)) => {
+            assert!(!problems.is_empty(), "a refusal names its problems");
+            assert!(problems.len() <= 20, "{} problems listed", problems.len());
+        }
+        Ok(Ok(merged)) => {
+            let records: Vec<Record> = files
+                .iter()
+                .flat_map(|file| file.split(|&b| b == b'\n'))
+                .map(String::from_utf8_lossy)
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| serde_json::from_str(line.trim_end()).expect("every line a record"))
+                .collect();
+            let head = records.first().expect("a total of at least one record");
+            let modulus = (1u128 << 61) - 1;
+            let mut shards = vec![false; records.len()];
+            let mut total = 0u128;
+            let mut residue = 0u128;
+            for record in &records {
+                assert_eq!(record.check, record.expected_check());
+                assert_eq!(
+                    (record.n, record.shards, record.side, &record.version),
+                    (head.n, head.shards, head.side, &head.version)
+                );
+                assert!(record.given.is_empty());
+                let i = usize::try_from(record.shard).expect("a shard index");
+                assert!(i < shards.len() && !shards[i], "shard {i} twice or out of range");
+                shards[i] = true;
+                total = total.checked_add(record.count).expect("no overflow");
+                assert_eq!(record.count % modulus, u128::from(record.residue));
+                residue = (residue + u128::from(record.residue)) % modulus;
+                assert!(record.cpu_seconds.is_finite() && record.cpu_seconds >= 0.0);
+                assert!(record.side <= record.n / 2 && (1..=64).contains(&record.n));
+            }
+            assert_eq!(head.shards, records.len() as u64, "every shard once");
+            assert_eq!((merged.n, merged.shards), (head.n, head.shards));
+            assert_eq!(merged.count, total);
+            assert_eq!(merged.count % modulus, residue);
+            assert!(merged.cpu_seconds.is_finite() && merged.cpu_seconds >= 0.0);
+        }
+    }
+}
