@@ -26,10 +26,10 @@ KNOWN = {
     22: 2691008701644, 23: 24233937684440, 24: 227514171973736, 25: 2207893435808352,
     26: 22317699616364044, 27: 234907967154122528,
 }
-# Shards per N: about 8 configurations of the default band a shard (more shards would narrow
-# the band, see band::Plan::for_shards), a few seconds each.
+# Shards per N: a few seconds each, and few enough to keep the default band (more than 4 a
+# configuration would narrow it, see band::SHARDS_PER_CONFIG).
 DEFAULT_SHARDS = {
-    20: 11, 21: 184, 22: 3000, 23: 50000, 24: 800000, 25: 13000000, 26: 200000000,
+    20: 11, 21: 184, 22: 3000, 23: 50000, 24: 100000, 25: 1000000, 26: 5000000,
     27: 28000000,
 }
 YEAR = 365.25 * 24 * 3600

@@ -26,8 +26,9 @@
 //! ones `u64` words, which hold half as many footprints per vector ([`word`]). The default
 //! band ([`Band::default_for`]) is the narrowest whose sides have at most 8 columns up to
 //! n = 18 (the middle column alone on odd boards up to 17, two columns on even boards up to
-//! 18), and from 19 to 23 the band whose sides have 9 columns (one to five columns): the
-//! fastest measured (`benches/nqueens/EXPERIMENTS.md`).
+//! 18), from 19 to 23 the band whose sides have 9 columns (one to five columns), and from 24
+//! to 27 the band whose sides have 10 (four to seven columns): the fastest measured whose
+//! memory stays reasonable (`benches/nqueens/EXPERIMENTS.md`).
 //!
 //! Symmetry: mirroring the board (west and east exchanged) reverses a configuration, flipping
 //! it upside down turns every row `r` into `n - 1 - r`; both map the placements with one
@@ -127,16 +128,17 @@ impl Band {
             .find(|band| band.side == side)
     }
 
-    /// The band counted by default: from 19 to 26 sides of 9 columns (`u64` words; bands of
-    /// one to eight columns), the fastest measured whose sides' memory stays within a few
-    /// hundred megabytes a thread (sides of 10 columns take 5 GB at n = 23); at 27 sides of
-    /// 10 (1.2 GB a thread; with sides of 9, the band's 3 x 10^10 configurations would take
-    /// minutes to list); below 19 the narrowest band whose sides have at most 8 columns
-    /// (`u32` words).
+    /// The band counted by default: from 19 to 23 sides of 9 columns (`u64` words; bands of
+    /// one to five columns), the fastest measured whose sides' memory stays within a few
+    /// hundred megabytes a thread (sides of 10 columns take 13.6 GB at n = 21, 5 GB at 23);
+    /// from 24 to 27 sides of 10 (2.1, 1.6, 1.0 and 1.2 GB a thread at most), 2 to 28 times
+    /// faster there than sides of 9 (whose bands of 6 to 9 columns have so many
+    /// configurations that listing them costs more than counting); below 19 the narrowest
+    /// band whose sides have at most 8 columns (`u32` words).
     pub fn default_for(n: usize) -> Option<Band> {
         match n {
-            19..=26 => Band::with_side(n, 9),
-            27.. => Band::with_side(n, 10),
+            19..=23 => Band::with_side(n, 9),
+            24.. => Band::with_side(n, 10),
             _ => (0..=n / 2)
                 .filter_map(|k| Band::new(n, k))
                 .find(|band| band.side <= u32::MAX_SIDE),
@@ -565,11 +567,16 @@ fn modular_sum(a: u64, b: u64) -> u64 {
     }
 }
 
-/// Configurations wanted per shard at least, on average: the band of a count split into
-/// shards is narrowed until it has that many, so that most shards hold whole configurations
-/// (whose sides are then built once) and their differences even out. Not more: a narrower
-/// band is slower (at n = 16, sides of 6 columns take 12 times as long as sides of 7).
-pub const CONFIGS_PER_SHARD: u64 = 2;
+/// Shards per configuration at most, on average, before the band of a sharded count is
+/// narrowed. A shard builds the sides of every configuration it touches, whole, so a
+/// configuration split over many shards is built many times: at n = 20 and K = 1,000 (90
+/// configurations of sides of 9, each built in about 0.6 s, against 0.12 s of pairing per
+/// shard) the shards take 6 times the whole count's CPU with sides of 9 and 3.7 times with
+/// sides of 8. But a narrower band is slower in itself (sides of 8 take 5 times as long as
+/// sides of 9 at n = 21), so it is narrowed only when the configurations are this much fewer
+/// than the shards: at n = 21 and K = 1,000 the 1,476 configurations of sides of 9 are kept
+/// (the shards then take 1.13 times the whole count's CPU).
+pub const SHARDS_PER_CONFIG: u64 = 4;
 
 /// The band is not narrowed for shards beyond about this many configurations (listing them
 /// takes about a second; each column more multiplies them by 10 to 20).
@@ -598,12 +605,13 @@ impl Plan {
     }
 
     /// The plan of a count of `n` split into `shards`: the default band, narrowed (sides one
-    /// column narrower at a time) until it has [`CONFIGS_PER_SHARD`] configurations per shard,
-    /// or until one step more would pass [`MAX_CONFIGS`] in all.
+    /// column narrower at a time) while it has fewer than one configuration per
+    /// [`SHARDS_PER_CONFIG`] shards, unless one step more would pass [`MAX_CONFIGS`] in all.
     pub fn for_shards(n: usize, shards: u64) -> Option<Plan> {
         let mut plan = Plan::new(n)?;
-        let wanted = shards.saturating_mul(CONFIGS_PER_SHARD);
-        while plan.configs < wanted && plan.configs.saturating_mul(20) <= MAX_CONFIGS {
+        while plan.configs.saturating_mul(SHARDS_PER_CONFIG) < shards
+            && plan.configs.saturating_mul(20) <= MAX_CONFIGS
+        {
             match Band::with_side(n, plan.band.side - 1) {
                 Some(band) => plan = Plan::with_band(band),
                 None => break,
