@@ -355,7 +355,10 @@ pub fn merge(data: &[u8]) {
                 );
                 assert!(record.given.is_empty());
                 let i = usize::try_from(record.shard).expect("a shard index");
-                assert!(i < shards.len() && !shards[i], "shard {i} twice or out of range");
+                assert!(
+                    i < shards.len() && !shards[i],
+                    "shard {i} twice or out of range"
+                );
                 shards[i] = true;
                 total = total.checked_add(record.count).expect("no overflow");
                 assert_eq!(record.count % modulus, u128::from(record.residue));

@@ -260,7 +260,10 @@ fn manual_pages_cover_every_command() {
     let check = rendered(&pages.join("chess-puzzles-queens-check.1"));
     assert!(check.contains("--tolerance"), "{check}");
     let main = rendered(&pages.join("chess-puzzles.1"));
-    assert!(main.contains("Exit codes: 0 success"), "{main}");
+    assert!(
+        main.contains("Exit codes, the same for every command: 0 success"),
+        "{main}"
+    );
     // Without --dir: the main page on standard output.
     let got = run(&["man"], b"");
     assert!(
