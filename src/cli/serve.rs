@@ -62,6 +62,8 @@ fn open_file_limit() -> Option<u64> {
         if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0
             && limit.rlim_cur != libc::RLIM_INFINITY
         {
+            // `rlim_t` is `u64` on Linux, not on every Unix.
+            #[allow(clippy::unnecessary_cast)]
             return Some(limit.rlim_cur as u64);
         }
         None
