@@ -180,14 +180,7 @@ fn ctrl_c_answers_every_test_within_half_a_second() {
             let size = std::fs::metadata(input).unwrap().len();
             wait_until_read(&child, size, Duration::from_secs(20));
             std::thread::sleep(Duration::from_millis(500));
-            let sent = Instant::now();
-            // Safety: a plain signal to our own child, which has not been waited for.
-            assert_eq!(
-                unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
-                0
-            );
-            let ended = wait_measured(&child);
-            let took = sent.elapsed();
+            let (ended, took) = interrupt(&child);
             let out = reader.join().unwrap();
             let stderr = stderr_of(&mut child);
             assert_eq!(ended.code, 130, "{args:?}: {stderr}");
@@ -204,6 +197,18 @@ fn ctrl_c_answers_every_test_within_half_a_second() {
             "{args:?}: every attempt ended over {target:?} after Ctrl-C: {times:?}"
         );
     }
+}
+
+/// Sends Ctrl-C (SIGINT) to `child` and waits for it: how it ended, and how long after.
+fn interrupt(child: &Child) -> (Ended, Duration) {
+    let sent = Instant::now();
+    // Safety: a plain signal to our own child, which has not been waited for.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let ended = wait_measured(child);
+    (ended, sent.elapsed())
 }
 
 /// Waits until `child` has read `bytes` bytes (`rchar` of /proc/<pid>/io): its input, read
@@ -241,14 +246,7 @@ fn ctrl_c_while_reading_a_long_input_ends_at_once() {
     );
     let (mut child, reader) = start(&["showdown", input.to_str().unwrap()]);
     std::thread::sleep(Duration::from_millis(200));
-    let sent = Instant::now();
-    // Safety: a plain signal to our own child, which has not been waited for.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
-        0
-    );
-    let ended = wait_measured(&child);
-    let took = sent.elapsed();
+    let (ended, took) = interrupt(&child);
     let out = reader.join().unwrap();
     let stderr = stderr_of(&mut child);
     assert_eq!(ended.code, 130, "{stderr}");

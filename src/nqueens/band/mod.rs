@@ -961,28 +961,7 @@ mod tests {
                 let Some(band) = Band::new(n, k) else {
                     continue;
                 };
-                let all = {
-                    let mut count = 0u64;
-                    let mut rows = [0u8; MAX_BAND];
-                    fn walk(b: &Band, c: usize, rows: &mut [u8; MAX_BAND], count: &mut u64) {
-                        if c == b.width {
-                            *count += 1;
-                            return;
-                        }
-                        for r in 0..b.n {
-                            let ok = (0..c).all(|p| {
-                                let q = usize::from(rows[p]);
-                                q != r && q.abs_diff(r) != c - p
-                            });
-                            if ok {
-                                rows[c] = r as u8;
-                                walk(b, c + 1, rows, count);
-                            }
-                        }
-                    }
-                    walk(&band, 0, &mut rows, &mut count);
-                    count
-                };
+                let all = every_config(&band).len() as u64;
                 let weighted: u64 = band.configs().iter().map(Config::weight).sum();
                 assert_eq!(weighted, all, "n = {n}, k = {k}");
             }
