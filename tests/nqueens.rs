@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -345,6 +346,32 @@ fn a_time_limit_stops_a_long_count() {
     ]);
 }
 
+/// The band's set-up (counting its configurations, building a configuration's sides) looks
+/// at the clock too: at the frontier sizes, where it takes seconds (about 2 s to count the
+/// configurations of 27, 3 s to build a first side of 24), a count and a shard stop on time.
+#[test]
+fn a_time_limit_holds_during_the_band_set_up() {
+    for args in [
+        &["nqueens", "count", "24", "--time-limit", "0.1"][..],
+        &["nqueens", "count", "27", "--time-limit", "0.1"],
+        &[
+            "nqueens",
+            "count",
+            "27",
+            "--shard",
+            "7/1000",
+            "--time-limit",
+            "0.1",
+        ],
+    ] {
+        let began = Instant::now();
+        out_of_time(args);
+        let took = began.elapsed();
+        // The set-up alone takes seconds; a generous margin for a loaded machine.
+        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+    }
+}
+
 /// Ctrl-C (SIGINT) stops a long count within a moment: exit 130, no count, the share done said.
 #[test]
 fn ctrl_c_stops_a_long_count() {
@@ -361,8 +388,8 @@ fn ctrl_c_stops_a_long_count() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(800));
-        let sent = std::time::Instant::now();
+        std::thread::sleep(Duration::from_millis(800));
+        let sent = Instant::now();
         let status = Command::new("sh")
             .args(["-c", &format!("kill -INT {}", child.id())])
             .status()

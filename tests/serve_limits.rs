@@ -235,3 +235,18 @@ fn impossible_connection_limits_are_usage_errors() {
     let _ = server.wait();
     assert!(line.contains("http://127.0.0.1:"), "{line}");
 }
+
+/// A count's set-up (the band's configurations counted, a configuration's sides built: seconds
+/// at the frontier sizes) stops at the request's time limit like the count itself: 504 on
+/// time (it once ran its set-up to the end, 2 s past a 0.1 s limit at n = 27).
+#[test]
+fn a_count_at_the_frontier_answers_on_time() {
+    let server = Server::start(&["--max-time", "0.1"]);
+    for n in [20, 24, 27] {
+        let began = Instant::now();
+        let answer = get(&server.url(&format!("/api/nqueens/count?n={n}")));
+        let took = began.elapsed();
+        assert_eq!(answer.status, 504, "n = {n}: {}", answer.text());
+        assert!(took < Duration::from_secs(1), "n = {n}: {took:?}");
+    }
+}

@@ -145,8 +145,9 @@ pub struct Counted {
 /// The number of placements of `n` non-attacking queens on an empty board in shard `spec`;
 /// `None` when `control` said stop. Counts on the current rayon pool.
 pub fn count(n: usize, spec: Spec, control: &Control) -> Option<Counted> {
-    match band::Plan::for_shards(n, spec.shards) {
-        Some(plan) => {
+    match band::Band::default_for(n) {
+        Some(_) => {
+            let plan = band::Plan::for_shards(n, spec.shards, control)?;
             let tally = plan.count(plan.shard(spec.index, spec.shards), control)?;
             Some(Counted {
                 tally,

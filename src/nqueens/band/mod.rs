@@ -177,14 +177,21 @@ impl Band {
         out
     }
 
-    /// The number of configurations that stand for their orbits.
-    pub fn count_configs(&self) -> u64 {
+    /// The number of configurations that stand for their orbits; `None` when `control` said
+    /// stop (it is asked every [`BATCH`] configurations: at `n = 27`, listing them all takes
+    /// about two seconds).
+    pub fn count_configs(&self, control: &Control) -> Option<u64> {
         let mut count = 0;
+        let mut stopped = false;
         self.for_each_config(|_, _| {
             count += 1;
+            if count % BATCH as u64 == 0 && control.should_stop() {
+                stopped = true;
+                return ControlFlow::Break(());
+            }
             ControlFlow::Continue(())
         });
-        count
+        (!stopped).then_some(count)
     }
 
     /// Calls `visit` with the number (from 0) and the configuration of every configuration
@@ -358,15 +365,22 @@ impl Band {
     }
 
     /// Builds the two sides of `config` into `sides`.
-    fn build<W: Word>(&self, config: &Config, ranks: &Ranks, sides: &mut Sides<W>) {
+    fn build<W: Word>(
+        &self,
+        config: &Config,
+        ranks: &Ranks,
+        sides: &mut Sides<W>,
+        control: &Control,
+    ) -> bool {
         let layout = self.layout(config);
         let west: Vec<usize> = (0..self.first).rev().collect();
         let east: Vec<usize> = (self.first + self.width..self.n).collect();
         let (w, e) = (&mut sides.west, &mut sides.east);
-        rayon::join(
-            || w.build(&self.geometry::<W>(&layout, &west), ranks),
-            || e.build(&self.geometry::<W>(&layout, &east), ranks),
+        let (west, east) = rayon::join(
+            || w.build(&self.geometry::<W>(&layout, &west), ranks, control),
+            || e.build(&self.geometry::<W>(&layout, &east), ranks, control),
         );
+        west && east
     }
 
     /// The number of placements with the band on `config` (its own, not its orbit's) and the
@@ -416,7 +430,8 @@ impl Band {
         assert!(self.side <= W::MAX_SIDE, "a side of {} columns", self.side);
         let mut sides = Sides::new(self.ranks());
         let ranks = sides.ranks.clone();
-        self.build(config, &ranks, &mut sides);
+        let built = self.build(config, &ranks, &mut sides, &Control::new());
+        debug_assert!(built);
         let tally = self.count_row_sets(config, &sides, 0..self.row_sets(), work);
         debug_assert!(tally.verified());
         tally.count as u64
@@ -599,34 +614,37 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of the default band of `n`, if `n` can be counted this way.
-    pub fn new(n: usize) -> Option<Plan> {
-        Band::default_for(n).map(Plan::with_band)
+    /// The plan of the default band of `n`, if `n` can be counted this way; `None` otherwise,
+    /// or when `control` said stop while the configurations were counted.
+    pub fn new(n: usize, control: &Control) -> Option<Plan> {
+        Plan::with_band(Band::default_for(n)?, control)
     }
 
     /// The plan of a count of `n` split into `shards`: the default band, narrowed (sides one
     /// column narrower at a time) while it has fewer than one configuration per
     /// [`SHARDS_PER_CONFIG`] shards, unless one step more would pass [`MAX_CONFIGS`] in all.
-    pub fn for_shards(n: usize, shards: u64) -> Option<Plan> {
-        let mut plan = Plan::new(n)?;
+    /// `None` as for [`Plan::new`].
+    pub fn for_shards(n: usize, shards: u64, control: &Control) -> Option<Plan> {
+        let mut plan = Plan::new(n, control)?;
         while plan.configs.saturating_mul(SHARDS_PER_CONFIG) < shards
             && plan.configs.saturating_mul(20) <= MAX_CONFIGS
         {
             match Band::with_side(n, plan.band.side - 1) {
-                Some(band) => plan = Plan::with_band(band),
+                Some(band) => plan = Plan::with_band(band, control)?,
                 None => break,
             }
         }
         Some(plan)
     }
 
-    /// The plan of `band`.
-    pub fn with_band(band: Band) -> Plan {
-        Plan {
+    /// The plan of `band`; `None` when `control` said stop while its configurations were
+    /// counted.
+    pub fn with_band(band: Band, control: &Control) -> Option<Plan> {
+        Some(Plan {
             band,
-            configs: band.count_configs(),
+            configs: band.count_configs(control)?,
             row_sets: band.row_sets(),
-        }
+        })
     }
 
     /// The band.
@@ -729,7 +747,10 @@ impl Plan {
                     .map(|at| at..(at + CHUNK).min(sets.end))
                     .collect();
                 let mut sides = pop(spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
-                self.band.build(config, ranks, &mut sides);
+                if !self.band.build(config, ranks, &mut sides, control) {
+                    push(spare_sides, sides);
+                    return None;
+                }
                 let tally = chunks
                     .into_par_iter()
                     .map(|sets| {
@@ -765,7 +786,7 @@ fn push<T>(pool: &Mutex<Vec<T>>, value: T) {
 /// [`MIN_N`]` <= n <= `[`MAX_N`]; `None` otherwise or when `control` said stop. Counts on the
 /// current rayon pool; progress in row sets.
 pub fn count(n: usize, control: &Control) -> Option<u128> {
-    let plan = Plan::new(n)?;
+    let plan = Plan::new(n, control)?;
     let tally = plan.count(0..plan.units(), control)?;
     // An overflow anywhere in the sums would show here; none is possible below 2^64
     // placements per row set, but the check costs nothing.
@@ -809,7 +830,7 @@ mod tests {
             let expected = placements::all(n).len() as u128;
             for k in 0..=n / 2 {
                 if let Some(band) = Band::new(n, k) {
-                    let plan = Plan::with_band(band);
+                    let plan = Plan::with_band(band, &Control::new()).unwrap();
                     let got = plan.count(0..plan.units(), &Control::new()).unwrap();
                     assert!(got.verified());
                     assert_eq!(got.count, expected, "n = {n}, band {}", band.width());
@@ -973,7 +994,7 @@ mod tests {
         use rand::RngExt;
         let mut rng = crate::judge::rng(11);
         for n in [8, 9, 12, 13] {
-            let plan = Plan::new(n).unwrap();
+            let plan = Plan::new(n, &Control::new()).unwrap();
             let whole = plan.count(0..plan.units(), &Control::new()).unwrap().count;
             let units = plan.units();
             let mut counts = vec![1, 2, 3, 7, 100, units - 1, units, units + 5];

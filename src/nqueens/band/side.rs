@@ -9,6 +9,7 @@
 //! sides are about `2.3^2` times fewer than the sides, and only they are stored: the sides
 //! of a row set are made just before they are counted, in a buffer that stays in cache.
 
+use super::super::Control;
 use super::word::{Completion, Word, gather_bits};
 
 /// The most columns of a side (packed `u64` words: `4 * MAX_SIDE - 2` footprint bits and
@@ -170,9 +171,26 @@ pub struct Side<W> {
     found_outer: Vec<W>,
 }
 
+/// Where the search of a side's inner columns stands: at column `c`, the `free` rows; `left`
+/// and `right`, the rows of column `c` on a diagonal of the queens so far (moving one row
+/// down, and one row up, per column outward); the `key` (row set), `outer` attacks and
+/// `footprint` of the queens so far.
+#[derive(Clone, Copy)]
+struct Search<W> {
+    c: usize,
+    free: u64,
+    left: u64,
+    right: u64,
+    key: u32,
+    outer: W,
+    footprint: W,
+}
+
 impl<W: Word> Side<W> {
-    /// Lists and groups the partial sides of `geometry`, and its completions.
-    pub fn build(&mut self, geometry: &Geometry, ranks: &Ranks) {
+    /// Lists and groups the partial sides of `geometry`, and its completions; false (and the
+    /// side unusable) when `control` said stop, which the search asks at each queen of its
+    /// first two columns (sides of 10 columns take up to a few seconds to build).
+    pub fn build(&mut self, geometry: &Geometry, ranks: &Ranks, control: &Control) -> bool {
         let s = geometry.columns;
         debug_assert!((2..=W::MAX_SIDE).contains(&s) && ranks.ones == s - 2);
         self.columns = s;
@@ -187,7 +205,18 @@ impl<W: Word> Side<W> {
             self.push(0, W::ZERO, W::ZERO);
         } else {
             let tables = Tables::new(geometry);
-            self.search(&tables, 0, rows & !taken, 0, 0, 0, W::ZERO, W::ZERO);
+            let start = Search {
+                c: 0,
+                free: rows & !taken,
+                left: 0,
+                right: 0,
+                key: 0,
+                outer: W::ZERO,
+                footprint: W::ZERO,
+            };
+            if !self.search(&tables, start, control) || control.should_stop() {
+                return false;
+            }
         }
         // Group by rank: a counting sort.
         self.offsets.clear();
@@ -233,6 +262,7 @@ impl<W: Word> Side<W> {
                 }
             }
         }
+        true
     }
 
     /// Keeps a partial side on the row set `key` with its outer attacks (as searched) and its
@@ -254,24 +284,22 @@ impl<W: Word> Side<W> {
         }
     }
 
-    /// The search of the inner columns from column `c`: the `free` rows; `left` and `right`,
-    /// the rows of column `c` on a diagonal of the queens so far (moving one row down, and
-    /// one row up, per column outward); the `key` (row set), `outer` attacks and `footprint`
-    /// of the queens so far.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &mut self,
-        t: &Tables<W>,
-        c: usize,
-        free: u64,
-        left: u64,
-        right: u64,
-        key: u32,
-        outer: W,
-        footprint: W,
-    ) {
+    /// The search of the inner columns from `at`; false when `control` said stop.
+    fn search(&mut self, t: &Tables<W>, at: Search<W>, control: &Control) -> bool {
+        let Search {
+            c,
+            free,
+            left,
+            right,
+            key,
+            outer,
+            footprint,
+        } = at;
         let mut candidates = free & t.allowed[c] & !(left | right);
         while candidates != 0 {
+            if c < 2 && control.should_stop() {
+                return false;
+            }
             let r = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let bit = 1u64 << r;
@@ -283,18 +311,21 @@ impl<W: Word> Side<W> {
             if c + 3 == self.columns {
                 self.push(k, o, f);
             } else {
-                self.search(
-                    t,
-                    c + 1,
-                    free & !bit,
-                    (left | bit) << 1,
-                    (right | bit) >> 1,
-                    k,
-                    o,
-                    f,
-                );
+                let next = Search {
+                    c: c + 1,
+                    free: free & !bit,
+                    left: (left | bit) << 1,
+                    right: (right | bit) >> 1,
+                    key: k,
+                    outer: o,
+                    footprint: f,
+                };
+                if !self.search(t, next, control) {
+                    return false;
+                }
             }
         }
+        true
     }
 
     /// Writes to `out` the footprint of every side on `set` (a row set of `s` of the `2s`
