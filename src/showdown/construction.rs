@@ -421,14 +421,8 @@ pub fn leap_answer(instance: &Instance) -> Option<Vec<Placement>> {
         let row = (r + PAD) * stride + PAD;
         cells[row..row + n].fill(0);
     }
-    // Row by row (no division per king, as turning set indices into squares takes).
-    for r in 0..n {
-        let row = (r + PAD) * stride + PAD;
-        for c in 0..n {
-            if instance.is_king(Square::new(r as u8, c as u8)) {
-                cells[row + c] = KING;
-            }
-        }
+    for king in instance.kings().iter() {
+        cells[cell(king)] = KING;
     }
     // Where each kind checks from one square away or by a leap, as cell offsets from the
     // piece to the king (fixed arrays: this runs for every test of inputs of millions).
@@ -478,10 +472,9 @@ pub fn leap_answer(instance: &Instance) -> Option<Vec<Placement>> {
     let sorted = &sorted[..count];
     // The kings left unchecked by a replacement, to take up again.
     let mut again = Vec::new();
-    let mut kings = (0..n)
-        .flat_map(|r| (0..n).map(move |c| Square::new(r as u8, c as u8)))
-        .filter(|&sq| instance.is_king(sq))
-        .map(cell);
+    let mut kings = instance.kings().iter().map(cell);
+    // The cells that hold a piece, a bit each.
+    let mut placed = vec![0u64; (stride * stride).div_ceil(64)];
     let at = |p: usize, offset: isize| p.wrapping_add_signed(offset);
     while let Some(king) = again.pop().or_else(|| kings.next()) {
         if checks[king] > 0 {
@@ -527,20 +520,28 @@ pub fn leap_answer(instance: &Instance) -> Option<Vec<Placement>> {
             }
         };
         cells[p] = kind as u8 + 1;
+        placed[p / 64] |= 1 << (p % 64);
         for &o in reach_of(kind) {
             checks[at(p, o)] += 1;
         }
     }
+    // The pieces in the order of their cells (row by row), a word of 64 cells at a time: a
+    // walk of every cell, a branch each, took a third of the time.
     let mut pieces = Vec::with_capacity(instance.king_count());
-    for r in 0..n {
-        for c in 0..n {
-            let here = cells[(r + PAD) * stride + c + PAD];
-            if here & (WALL | KING) == 0 && here & KIND != 0 {
-                pieces.push(Placement {
-                    kind: PieceKind::ALL[usize::from(here & KIND) - 1],
-                    square: Square::new(r as u8, c as u8),
-                });
+    let (mut row, mut row_start) = (0, 0);
+    for (w, &word) in placed.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let p = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            while p >= row_start + stride {
+                row += 1;
+                row_start += stride;
             }
+            pieces.push(Placement {
+                kind: PieceKind::ALL[usize::from(cells[p] & KIND) - 1],
+                square: Square::new((row - PAD) as u8, (p - row_start - PAD) as u8),
+            });
         }
     }
     Some(pieces)

@@ -21,8 +21,8 @@
 use std::fmt;
 use std::io::Read;
 
-use crate::core::pieces::for_each_attack;
-use crate::core::{Square, SquareSet};
+use crate::core::pieces::{PieceKind, for_each_attack};
+use crate::core::Square;
 use crate::error::{InputError, Position};
 use crate::input::{Scanner, parse_digits};
 
@@ -172,9 +172,7 @@ impl fmt::Display for Verdict {
 /// ```
 pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
     let n = instance.side();
-    // The kings, then our pieces (on a square that is no king's, so a square met twice is
-    // a repeated piece).
-    let mut occupied = instance.kings().clone();
+    let mut board = Board::new(instance);
     for p in pieces {
         let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
         if row > n as u64 || col > n as u64 {
@@ -185,38 +183,141 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
                 side: n,
             });
         }
-        if instance.is_king(p.square) {
-            return Err(Rejection::OnKing {
-                kind: p.kind.name(),
-                square: p.square,
-            });
+        let cell = board.cell(p.square);
+        match board.cells[cell] {
+            Board::KING => {
+                return Err(Rejection::OnKing {
+                    kind: p.kind.name(),
+                    square: p.square,
+                });
+            }
+            Board::PIECE => return Err(Rejection::Repeated(p.square)),
+            _ => board.cells[cell] = Board::PIECE,
         }
-        if occupied.contains(p.square) {
-            return Err(Rejection::Repeated(p.square));
-        }
-        occupied.insert(p.square);
     }
-    let mut checked = SquareSet::new(n);
+    let reach = PieceKind::ALL.map(|kind| board.reach(kind));
     for p in pieces {
-        for_each_attack(
-            p.kind,
-            p.square,
-            n,
-            |sq| occupied.contains(sq),
-            |sq| {
-                if instance.is_king(sq) {
-                    checked.insert(sq);
-                }
-            },
-        );
+        board.attack(board.cell(p.square), &reach[p.kind.index()]);
     }
-    if let Some(king) = instance.kings().first_not_in(&checked) {
+    if let Some(king) = board.first_unchecked_king() {
         return Err(Rejection::NotInCheck(king));
     }
     Ok(pieces
         .iter()
         .map(|p| u64::from(instance.cost(p.kind)))
         .sum())
+}
+
+/// The board [`verify`] plays on: a byte per square, with a margin of [`Board::PAD`] squares of
+/// wall all round, so that no leap needs a bounds check and every line ends on a wall (a
+/// second wall past the first for a hop, which takes the first as its screen).
+struct Board {
+    n: usize,
+    stride: usize,
+    cells: Vec<u8>,
+}
+
+/// A piece's moves as cell offsets on a [`Board`].
+struct Reach {
+    leaps: Vec<isize>,
+    slides: Vec<isize>,
+    hops: Vec<isize>,
+}
+
+impl Board {
+    /// The longest leap of any piece, in rows or columns.
+    const PAD: usize = 2;
+    const KING: u8 = 1;
+    const PIECE: u8 = 2;
+    const WALL: u8 = 3;
+    /// Whether a square is taken (by a king, a piece or the wall).
+    const TAKEN: u8 = 3;
+    /// Set on a square some piece captures on.
+    const ATTACKED: u8 = 4;
+
+    fn new(instance: &Instance) -> Board {
+        let n = instance.side();
+        let stride = n + 2 * Board::PAD;
+        let mut board = Board {
+            n,
+            stride,
+            cells: vec![Board::WALL; stride * stride],
+        };
+        for r in 0..n {
+            let row = board.cell(Square::new(r as u8, 0));
+            board.cells[row..row + n].fill(0);
+        }
+        for king in instance.kings().iter() {
+            let cell = board.cell(king);
+            board.cells[cell] = Board::KING;
+        }
+        board
+    }
+
+    fn cell(&self, sq: Square) -> usize {
+        (usize::from(sq.row) + Board::PAD) * self.stride + usize::from(sq.col) + Board::PAD
+    }
+
+    fn reach(&self, kind: PieceKind) -> Reach {
+        let m = kind.movement();
+        let offsets = |moves: &[(i8, i8)]| {
+            moves
+                .iter()
+                .map(|&(dr, dc)| isize::from(dr) * self.stride as isize + isize::from(dc))
+                .collect()
+        };
+        Reach {
+            leaps: offsets(m.leaps),
+            slides: offsets(m.slides),
+            hops: offsets(m.hops),
+        }
+    }
+
+    /// Marks the squares a piece on `from` captures on (see
+    /// [`for_each_attack`](crate::core::pieces::for_each_attack)).
+    fn attack(&mut self, from: usize, reach: &Reach) {
+        let cells = &mut self.cells;
+        for &o in &reach.leaps {
+            cells[from.wrapping_add_signed(o)] |= Board::ATTACKED;
+        }
+        for &o in &reach.slides {
+            let mut at = from;
+            loop {
+                at = at.wrapping_add_signed(o);
+                cells[at] |= Board::ATTACKED;
+                if cells[at] & Board::TAKEN != 0 {
+                    break;
+                }
+            }
+        }
+        for &o in &reach.hops {
+            let mut at = from;
+            let mut screened = false;
+            loop {
+                at = at.wrapping_add_signed(o);
+                if screened {
+                    cells[at] |= Board::ATTACKED;
+                }
+                if cells[at] & Board::TAKEN != 0 {
+                    if screened {
+                        break;
+                    }
+                    screened = true;
+                }
+            }
+        }
+    }
+
+    /// The first king (row by row) no piece captures on.
+    fn first_unchecked_king(&self) -> Option<Square> {
+        (0..self.n).find_map(|r| {
+            let row = self.cell(Square::new(r as u8, 0));
+            self.cells[row..row + self.n]
+                .iter()
+                .position(|&v| v == Board::KING)
+                .map(|c| Square::new(r as u8, c as u8))
+        })
+    }
 }
 
 /// For every king, row by row, its square and the pieces (indices into `pieces`) that check
@@ -496,7 +597,109 @@ pub fn write_answer_to<W: std::io::Write + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::pieces::PieceKind;
+    use crate::core::SquareSet;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The rules read straight from the core's movement, square by square: what [`verify`]
+    /// must agree with.
+    fn reference(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
+        let n = instance.side();
+        let mut occupied = instance.kings().clone();
+        for p in pieces {
+            let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
+            if row > n as u64 || col > n as u64 {
+                return Err(Rejection::OffBoard {
+                    position: Position::START,
+                    row,
+                    col,
+                    side: n,
+                });
+            }
+            if instance.is_king(p.square) {
+                return Err(Rejection::OnKing {
+                    kind: p.kind.name(),
+                    square: p.square,
+                });
+            }
+            if occupied.contains(p.square) {
+                return Err(Rejection::Repeated(p.square));
+            }
+            occupied.insert(p.square);
+        }
+        let mut checked = SquareSet::new(n);
+        for p in pieces {
+            let on = |sq| occupied.contains(sq);
+            for_each_attack(p.kind, p.square, n, on, |sq| {
+                checked.insert(sq);
+            });
+        }
+        match (0..n * n)
+            .map(|i| Square::from_index(i, n))
+            .find(|&sq| instance.is_king(sq) && !checked.contains(sq))
+        {
+            Some(king) => Err(Rejection::NotInCheck(king)),
+            None => Ok(pieces.iter().map(|p| u64::from(instance.cost(p.kind))).sum()),
+        }
+    }
+
+    /// The board's margin holds every move: leaps of at most two rows and columns, lines of
+    /// single steps.
+    #[test]
+    fn the_margin_holds_every_move() {
+        for kind in PieceKind::ALL {
+            let m = kind.movement();
+            let most = |moves: &[(i8, i8)]| {
+                moves
+                    .iter()
+                    .map(|&(dr, dc)| dr.unsigned_abs().max(dc.unsigned_abs()))
+                    .max()
+                    .unwrap_or(0)
+            };
+            assert!(usize::from(most(m.leaps)) <= Board::PAD, "{kind:?}");
+            assert!(most(m.slides) <= 1 && most(m.hops) <= 1, "{kind:?}");
+        }
+    }
+
+    /// On random boards and random answers (pieces off the board, on kings, repeated, crowded
+    /// lines with screens), [`verify`] gives the reference's verdict.
+    #[test]
+    fn verify_agrees_with_the_rules_square_by_square() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for round in 0..20_000 {
+            let n = rng.random_range(1..=12usize);
+            let mut kings = SquareSet::new(n);
+            let density = rng.random_range(0..=100u32);
+            for i in 0..n * n {
+                if rng.random_range(0..100u32) < density {
+                    kings.insert(Square::from_index(i, n));
+                }
+            }
+            let costs = std::array::from_fn(|_| rng.random_range(1..=9u32));
+            let Ok(instance) = Instance::new(n, kings, costs) else {
+                continue;
+            };
+            let count = rng.random_range(0..=2 * n);
+            let pieces: Vec<Placement> = (0..count)
+                .map(|_| {
+                    let reach = if rng.random_range(0..50u32) == 0 { n + 2 } else { n };
+                    Placement {
+                        kind: PieceKind::ALL[rng.random_range(0..8usize)],
+                        square: Square::new(
+                            rng.random_range(0..reach) as u8,
+                            rng.random_range(0..reach) as u8,
+                        ),
+                    }
+                })
+                .filter(|p| round % 3 == 0 || !instance.is_king(p.square))
+                .collect();
+            assert_eq!(
+                verify(&instance, &pieces),
+                reference(&instance, &pieces),
+                "{n} {pieces:?}"
+            );
+        }
+    }
 
     #[test]
     fn answers_are_written_as_format_would() {
