@@ -21,8 +21,8 @@
 use std::fmt;
 use std::io::Read;
 
-use crate::core::pieces::{PieceKind, for_each_attack};
 use crate::core::Square;
+use crate::core::pieces::{PieceKind, for_each_attack};
 use crate::error::{InputError, Position};
 use crate::input::{Scanner, parse_digits};
 
@@ -195,9 +195,8 @@ pub fn verify(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejectio
             _ => board.cells[cell] = Board::PIECE,
         }
     }
-    let reach = PieceKind::ALL.map(|kind| board.reach(kind));
     for p in pieces {
-        board.attack(board.cell(p.square), &reach[p.kind.index()]);
+        board.attack(p.kind, board.cell(p.square));
     }
     if let Some(king) = board.first_unchecked_king() {
         return Err(Rejection::NotInCheck(king));
@@ -215,13 +214,6 @@ struct Board {
     n: usize,
     stride: usize,
     cells: Vec<u8>,
-}
-
-/// A piece's moves as cell offsets on a [`Board`].
-struct Reach {
-    leaps: Vec<isize>,
-    slides: Vec<isize>,
-    hops: Vec<isize>,
 }
 
 impl Board {
@@ -258,29 +250,17 @@ impl Board {
         (usize::from(sq.row) + Board::PAD) * self.stride + usize::from(sq.col) + Board::PAD
     }
 
-    fn reach(&self, kind: PieceKind) -> Reach {
-        let m = kind.movement();
-        let offsets = |moves: &[(i8, i8)]| {
-            moves
-                .iter()
-                .map(|&(dr, dc)| isize::from(dr) * self.stride as isize + isize::from(dc))
-                .collect()
-        };
-        Reach {
-            leaps: offsets(m.leaps),
-            slides: offsets(m.slides),
-            hops: offsets(m.hops),
-        }
-    }
-
     /// Marks the squares a piece on `from` captures on (see
     /// [`for_each_attack`](crate::core::pieces::for_each_attack)).
-    fn attack(&mut self, from: usize, reach: &Reach) {
+    fn attack(&mut self, kind: PieceKind, from: usize) {
+        let m = kind.movement();
+        let stride = self.stride as isize;
+        let offset = |&(dr, dc): &(i8, i8)| isize::from(dr) * stride + isize::from(dc);
         let cells = &mut self.cells;
-        for &o in &reach.leaps {
+        for o in m.leaps.iter().map(offset) {
             cells[from.wrapping_add_signed(o)] |= Board::ATTACKED;
         }
-        for &o in &reach.slides {
+        for o in m.slides.iter().map(offset) {
             let mut at = from;
             loop {
                 at = at.wrapping_add_signed(o);
@@ -290,7 +270,7 @@ impl Board {
                 }
             }
         }
-        for &o in &reach.hops {
+        for o in m.hops.iter().map(offset) {
             let mut at = from;
             let mut screened = false;
             loop {
@@ -639,7 +619,10 @@ mod tests {
             .find(|&sq| instance.is_king(sq) && !checked.contains(sq))
         {
             Some(king) => Err(Rejection::NotInCheck(king)),
-            None => Ok(pieces.iter().map(|p| u64::from(instance.cost(p.kind))).sum()),
+            None => Ok(pieces
+                .iter()
+                .map(|p| u64::from(instance.cost(p.kind)))
+                .sum()),
         }
     }
 
@@ -682,7 +665,11 @@ mod tests {
             let count = rng.random_range(0..=2 * n);
             let pieces: Vec<Placement> = (0..count)
                 .map(|_| {
-                    let reach = if rng.random_range(0..50u32) == 0 { n + 2 } else { n };
+                    let reach = if rng.random_range(0..50u32) == 0 {
+                        n + 2
+                    } else {
+                        n
+                    };
                     Placement {
                         kind: PieceKind::ALL[rng.random_range(0..8usize)],
                         square: Square::new(
