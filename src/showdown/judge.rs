@@ -18,6 +18,7 @@
 //! assert!(matches!(report.verdict, Verdict::Wrong { case: 1, .. }));
 //! ```
 
+use std::cell::Cell;
 use std::fmt;
 use std::io::Read;
 
@@ -216,6 +217,18 @@ struct Board {
     cells: Vec<u8>,
 }
 
+thread_local! {
+    /// The squares of the last [`Board`] of this thread, kept for the next (millions of small
+    /// tests may be verified, each allocating its board before).
+    static BOARD_MEMORY: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        BOARD_MEMORY.set(std::mem::take(&mut self.cells));
+    }
+}
+
 impl Board {
     /// The longest leap of any piece, in rows or columns.
     const PAD: usize = 2;
@@ -230,11 +243,10 @@ impl Board {
     fn new(instance: &Instance) -> Board {
         let n = instance.side();
         let stride = n + 2 * Board::PAD;
-        let mut board = Board {
-            n,
-            stride,
-            cells: vec![Board::WALL; stride * stride],
-        };
+        let mut cells = BOARD_MEMORY.take();
+        cells.clear();
+        cells.resize(stride * stride, Board::WALL);
+        let mut board = Board { n, stride, cells };
         for r in 0..n {
             let row = board.cell(Square::new(r as u8, 0));
             board.cells[row..row + n].fill(0);
