@@ -41,12 +41,13 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use super::Limits;
+use super::error::{ApiError, ErrorBody};
 use super::gate::Gate;
 use super::params::Params;
 use super::stream::{ChunkWriter, respond};
 use crate::core::Square;
 use crate::core::pieces::attacks;
-use crate::error::{InputError, RunError};
+use crate::error::InputError;
 use crate::input::Scanner;
 use crate::nqueens::{self, BestReader, BestRun, Control, Fix, ListOptions, Problem};
 use crate::output::OutputFormat;
@@ -112,96 +113,6 @@ pub fn routes(state: Arc<State>) -> Router {
             )
         })
         .with_state(state)
-}
-
-/// The JSON body of every refusal.
-#[derive(Clone, Debug, Serialize, Eq, PartialEq)]
-pub struct ErrorBody {
-    /// What went wrong, as the command line says it (without the path and position).
-    pub error: String,
-    /// For a bad input: the line of the mistake, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<u64>,
-    /// For a bad input: the column (in bytes) of the mistake, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<u64>,
-}
-
-/// A refusal: a status and its JSON body.
-#[derive(Clone, Debug)]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// The body.
-    pub body: ErrorBody,
-}
-
-impl ApiError {
-    /// A refusal without a position.
-    pub fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            body: ErrorBody {
-                error: error.into(),
-                line: None,
-                column: None,
-            },
-        }
-    }
-
-    fn bad(error: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, error)
-    }
-
-    /// The refusal of a failed run: a located 400 for a bad input (the command line's message
-    /// without its path and position), 504 for the server's time limit.
-    pub fn from_run(error: RunError) -> ApiError {
-        match error {
-            RunError::Input(InputError::Parse(e)) => {
-                let text = e.to_string();
-                let prefix = format!("{}: ", e.position);
-                let message = text.strip_prefix(&prefix).unwrap_or(&text).to_string();
-                ApiError {
-                    status: StatusCode::BAD_REQUEST,
-                    body: ErrorBody {
-                        error: message,
-                        line: Some(e.position.line),
-                        column: Some(e.position.column),
-                    },
-                }
-            }
-            RunError::Input(InputError::Io(e)) | RunError::Output(e) => {
-                ApiError::from_output(&e, "answering")
-            }
-        }
-    }
-
-    /// The refusal of a failed write: 504 when the time limit was reached.
-    pub fn from_output(error: &io::Error, doing: &str) -> ApiError {
-        if error.kind() == io::ErrorKind::TimedOut {
-            ApiError::new(StatusCode::GATEWAY_TIMEOUT, error.to_string())
-        } else {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("{doing} failed: {error}"),
-            )
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut text = serde_json::to_vec(&self.body).unwrap_or_default();
-        text.push(b'\n');
-        let mut response = (self.status, text).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        response
-    }
 }
 
 /// Reads a request body of at most `limits.max_body` bytes within `limits.body_timeout`.
@@ -296,8 +207,8 @@ fn parse_all<R>(
     reader: Result<R, InputError>,
     mut next: impl FnMut(&mut R) -> Result<bool, InputError>,
 ) -> Result<(), ApiError> {
-    let mut reader = reader.map_err(|e| ApiError::from_run(e.into()))?;
-    while next(&mut reader).map_err(|e| ApiError::from_run(e.into()))? {}
+    let mut reader = reader.map_err(ApiError::from_input)?;
+    while next(&mut reader).map_err(ApiError::from_input)? {}
     Ok(())
 }
 
@@ -414,11 +325,11 @@ async fn tour_explain(
         let permit = state.gate.enter().await?;
         let deadline = state.limits.max_time;
         Ok(respond(permit, deadline, JSON_LINES, move |out| {
-            let fail = |e: InputError| ApiError::from_run(e.into());
-            let mut reader = tour::Reader::new(Scanner::new(&body[..])).map_err(fail)?;
+            let mut reader =
+                tour::Reader::new(Scanner::new(&body[..])).map_err(ApiError::from_input)?;
             let mut lines = Vec::new();
             let mut case = 0;
-            while let Some(scenario) = reader.next_scenario().map_err(fail)? {
+            while let Some(scenario) = reader.next_scenario().map_err(ApiError::from_input)? {
                 case += 1;
                 let unreachable = scenario.unreachable_piece().map(|(piece, sq)| Unreachable {
                     piece: if piece == tour::Piece::Knight {
@@ -554,12 +465,12 @@ async fn showdown_checks(
 /// Judges each answer of a `/api/showdown/checks` request with [`judge::verify`] and finds the
 /// checkers of every king.
 fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
-    let fail = |e: InputError| ApiError::from_run(e.into());
-    let mut reader = showdown::Reader::new(Scanner::new(request.input.as_bytes())).map_err(fail)?;
+    let mut reader = showdown::Reader::new(Scanner::new(request.input.as_bytes()))
+        .map_err(ApiError::from_input)?;
     let mut lines = Vec::new();
     let mut case = 0usize;
     let mut work = 0u64;
-    while let Some(instance) = reader.next_instance().map_err(fail)? {
+    while let Some(instance) = reader.next_instance().map_err(ApiError::from_input)? {
         let answer = request.answers.get(case).map_or(&[][..], Vec::as_slice);
         case += 1;
         let n = instance.side() as u64;

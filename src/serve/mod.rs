@@ -21,6 +21,7 @@
 
 pub mod api;
 pub mod assets;
+mod error;
 mod gate;
 pub mod guard;
 mod in_process;

@@ -3,9 +3,7 @@
 
 use std::str::FromStr;
 
-use axum::http::StatusCode;
-
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// The decoded `name=value` pairs of a query string, taken one name at a time.
 #[derive(Debug, Default)]
@@ -39,10 +37,10 @@ impl Params {
             1 => {
                 let value = values.remove(0);
                 value.trim().parse().map(Some).map_err(|_| {
-                    bad_request(format!("{name}: expected {expected}, found '{value}'"))
+                    ApiError::bad(format!("{name}: expected {expected}, found '{value}'"))
                 })
             }
-            _ => Err(bad_request(format!(
+            _ => Err(ApiError::bad(format!(
                 "{name}: expected one value, found several"
             ))),
         }
@@ -56,11 +54,11 @@ impl Params {
             1 => match values.remove(0).as_str() {
                 "" | "true" | "1" => Ok(true),
                 "false" | "0" => Ok(false),
-                other => Err(bad_request(format!(
+                other => Err(ApiError::bad(format!(
                     "{name}: expected true or false, found '{other}'"
                 ))),
             },
-            _ => Err(bad_request(format!(
+            _ => Err(ApiError::bad(format!(
                 "{name}: expected one value, found several"
             ))),
         }
@@ -70,15 +68,11 @@ impl Params {
     pub fn finish(self) -> Result<(), ApiError> {
         match self.pairs.first() {
             None => Ok(()),
-            Some((name, _)) => Err(bad_request(format!(
+            Some((name, _)) => Err(ApiError::bad(format!(
                 "unknown query parameter '{name}' (the README lists each endpoint's)"
             ))),
         }
     }
-}
-
-fn bad_request(message: String) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, message)
 }
 
 #[cfg(test)]

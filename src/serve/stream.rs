@@ -20,7 +20,7 @@ use futures_util::StreamExt;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// The bytes a solve writes before they are sent on.
 pub const CHUNK: usize = 256 * 1024;
