@@ -40,7 +40,7 @@ use clap::ValueEnum;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::Limits;
+use super::config::Limits;
 use super::error::{ApiError, ErrorBody};
 use super::gate::Gate;
 use super::params::Params;

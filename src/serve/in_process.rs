@@ -22,7 +22,7 @@ use axum::http::{HeaderName, HeaderValue, Method, Request, Uri};
 use hyper::service::Service;
 use hyper_util::service::TowerToHyperService;
 
-use super::Limits;
+use super::config::{DEFAULT_PORT, Limits};
 
 /// The application and a runtime of its own. See the [module docs](self).
 pub struct InProcess {
@@ -62,7 +62,7 @@ impl InProcess {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let local = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), super::DEFAULT_PORT);
+        let local = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), DEFAULT_PORT);
         Ok(InProcess {
             runtime,
             app: super::router(limits, local),
