@@ -1,9 +1,10 @@
 //! `chess-puzzles serve`: a local web board for every puzzle and the JSON API behind it.
 //!
 //! The page (HTML, CSS, plain ES modules drawing SVG boards) is embedded in the binary
-//! ([`assets`]) and needs nothing from the network. The API ([`api`]) answers a judge input
-//! with exactly the JSON Lines that `chess-puzzles <puzzle> --format json` writes for it,
-//! through the same `run` functions as the command line.
+//! ([`assets`]) and needs nothing from the network. The API (under `/api`, every route in
+//! [`router`]) answers a judge input with exactly the JSON Lines that
+//! `chess-puzzles <puzzle> --format json` writes for it, through the same `run` functions as
+//! the command line.
 //!
 //! A server on a shared machine must not be a way to exhaust it, so every request passes
 //! through the same limits ([`Limits`]): bodies are capped; solves run on tokio's blocking pool
@@ -19,15 +20,20 @@
 //! serve::run(Config::default(), |url| println!("{url}")).unwrap();
 //! ```
 
-pub mod api;
 pub mod assets;
 mod config;
 mod error;
 mod gate;
 pub mod guard;
+mod handler;
 mod in_process;
+mod judge;
+mod nqueens;
 mod params;
+mod routes;
+mod showdown;
 mod stream;
+mod tour;
 
 use std::future::Future;
 use std::io;
@@ -35,11 +41,11 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use tokio::net::TcpListener;
 
 pub use config::{Config, DEFAULT_PORT, Limits, PORTS_TRIED};
 pub use in_process::{Answered, InProcess};
+pub use routes::router;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -86,19 +92,6 @@ pub async fn bind(ip: IpAddr, port: u16) -> Result<TcpListener, ServeError> {
         first: port,
         last,
     })
-}
-
-/// The whole application: the page, the API and the guards, for a server listening on
-/// `local` (whose address decides which Host names are accepted).
-pub fn router(limits: Limits, local: SocketAddr) -> Router {
-    let state = Arc::new(api::State::new(limits));
-    Router::new()
-        .merge(assets::routes())
-        .nest("/api", api::routes(state))
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::new(guard::Guard::new(local)),
-            guard::check,
-        ))
 }
 
 /// Serves on `listener` until `shutdown` completes, then lets the requests under way finish

@@ -1,9 +1,18 @@
 //! Query parameters, read strictly: a name the endpoint does not know, a repeated name, or a
-//! value that does not parse is a 400 that says which.
+//! value that does not parse is a 400 that says which. Handlers take them as an extractor,
+//! with the parameters several endpoints share (`format`, `time_limit`) read by one method each.
 
+use std::convert::Infallible;
 use std::str::FromStr;
+use std::time::Duration;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use clap::ValueEnum;
 
 use super::error::ApiError;
+use super::stream::{JSON_LINES, TEXT};
+use crate::output::OutputFormat;
 
 /// The decoded `name=value` pairs of a query string, taken one name at a time.
 #[derive(Debug, Default)]
@@ -64,6 +73,49 @@ impl Params {
         }
     }
 
+    /// `format`: `json` (the default), `judge` or `board`, and the content type of its answer.
+    pub fn format(&mut self) -> Result<(OutputFormat, &'static str), ApiError> {
+        let format = match self.take::<String>("format", "json, judge or board")? {
+            None => OutputFormat::Json,
+            Some(name) => OutputFormat::from_str(&name, true).map_err(|_| {
+                ApiError::bad(format!(
+                    "format: expected json, judge or board, found '{name}'"
+                ))
+            })?,
+        };
+        let content_type = if format == OutputFormat::Json {
+            JSON_LINES
+        } else {
+            TEXT
+        };
+        Ok((format, content_type))
+    }
+
+    /// `time_limit` in seconds: at most `max` (the server's limit), at least 0 (exclusive when
+    /// `positive`); `max` when absent, or `default` when given.
+    pub fn time_limit(
+        &mut self,
+        max: Duration,
+        default: Option<Duration>,
+        positive: bool,
+    ) -> Result<Duration, ApiError> {
+        let most = max.as_secs_f64();
+        let expected = if positive {
+            format!("a number of seconds above 0 and at most {most}")
+        } else {
+            format!("a number of seconds from 0 to {most}")
+        };
+        match self.take::<f64>("time_limit", &expected)? {
+            None => Ok(default.unwrap_or(max).min(max)),
+            Some(s) if s.is_finite() && s <= most && (s > 0.0 || (!positive && s == 0.0)) => {
+                Ok(Duration::from_secs_f64(s))
+            }
+            Some(s) => Err(ApiError::bad(format!(
+                "time_limit: expected {expected} (the server's limit), found {s}"
+            ))),
+        }
+    }
+
     /// Fails on any name not taken yet.
     pub fn finish(self) -> Result<(), ApiError> {
         match self.pairs.first() {
@@ -72,6 +124,15 @@ impl Params {
                 "unknown query parameter '{name}' (the README lists each endpoint's)"
             ))),
         }
+    }
+}
+
+/// The query as it came: nothing is refused before the handler takes its parameters.
+impl<S: Send + Sync> FromRequestParts<S> for Params {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Params, Infallible> {
+        Ok(Params::parse(parts.uri.query()))
     }
 }
 
