@@ -35,7 +35,8 @@ use axum::routing::{get, post};
 use super::config::Limits;
 use super::error::ApiError;
 use super::handler::State;
-use super::{assets, guard, judge, nqueens, showdown, tour};
+use super::judge::{self, Queens, Showdown, Sultan, Tour};
+use super::{assets, guard, nqueens, showdown, tour};
 
 /// The whole application: the page, the API and the guards, for a server listening on
 /// `local` (whose address decides which Host names are accepted).
@@ -53,11 +54,11 @@ pub fn router(limits: Limits, local: SocketAddr) -> Router {
 /// The API's routes (nested under `/api`).
 fn api(state: Arc<State>) -> Router {
     Router::new()
-        .route("/queens", post(judge::queens_api))
-        .route("/sultan", post(judge::sultan_api))
-        .route("/tour", post(judge::tour_api))
+        .route("/queens", post(judge::answer::<Queens>))
+        .route("/sultan", post(judge::answer::<Sultan>))
+        .route("/tour", post(judge::answer::<Tour>))
         .route("/tour/explain", post(tour::explain))
-        .route("/showdown", post(judge::showdown_api))
+        .route("/showdown", post(judge::answer::<Showdown>))
         .route("/showdown/checks", post(showdown::checks))
         .route("/nqueens/best", post(nqueens::best))
         .route("/nqueens/count", get(nqueens::count).post(nqueens::count))
