@@ -40,37 +40,35 @@ impl Params {
 
     /// The value of `name` if given (once), parsed.
     pub fn take<T: FromStr>(&mut self, name: &str, expected: &str) -> Result<Option<T>, ApiError> {
-        let mut values = self.take_all(name);
-        match values.len() {
-            0 => Ok(None),
-            1 => {
-                let value = values.remove(0);
-                value.trim().parse().map(Some).map_err(|_| {
-                    ApiError::bad(format!("{name}: expected {expected}, found '{value}'"))
-                })
-            }
-            _ => Err(ApiError::bad(format!(
-                "{name}: expected one value, found several"
-            ))),
+        match self.take_one(name)? {
+            None => Ok(None),
+            Some(value) => value.trim().parse().map(Some).map_err(|_| {
+                ApiError::bad(format!("{name}: expected {expected}, found '{value}'"))
+            }),
         }
     }
 
     /// A yes/no flag: absent, empty, `true` or `1` (yes), `false` or `0` (no).
     pub fn flag(&mut self, name: &str) -> Result<bool, ApiError> {
-        let mut values = self.take_all(name);
-        match values.len() {
-            0 => Ok(false),
-            1 => match values.remove(0).as_str() {
-                "" | "true" | "1" => Ok(true),
-                "false" | "0" => Ok(false),
-                other => Err(ApiError::bad(format!(
-                    "{name}: expected true or false, found '{other}'"
-                ))),
-            },
-            _ => Err(ApiError::bad(format!(
-                "{name}: expected one value, found several"
+        match self.take_one(name)?.as_deref() {
+            None => Ok(false),
+            Some("" | "true" | "1") => Ok(true),
+            Some("false" | "0") => Ok(false),
+            Some(other) => Err(ApiError::bad(format!(
+                "{name}: expected true or false, found '{other}'"
             ))),
         }
+    }
+
+    /// The value of `name` as given, if it is given at most once.
+    fn take_one(&mut self, name: &str) -> Result<Option<String>, ApiError> {
+        let mut values = self.take_all(name);
+        if values.len() > 1 {
+            return Err(ApiError::bad(format!(
+                "{name}: expected one value, found several"
+            )));
+        }
+        Ok(values.pop())
     }
 
     /// `format`: `json` (the default), `judge` or `board`, and the content type of its answer.
