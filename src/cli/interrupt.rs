@@ -12,8 +12,10 @@
 //!    within milliseconds with the best it holds.
 //! 3. When the work has returned, ask [`requested`]: if true, clear the progress bar, write
 //!    what was found (it is valid, but not proven), say on standard error what was
-//!    interrupted (`interrupted: ...`), and return [`Verdict::Interrupted`](super::Verdict),
-//!    exit code [`EXIT_CODE`] (130, the shells' code for SIGINT).
+//!    interrupted (`interrupted: ...`), and return `Verdict::Interrupted`, whose exit code is
+//!    [`EXIT_CODE`] (130, the shells' code for SIGINT).
+//!
+//! The command line's verdicts and inputs (`io`) use this module, never the other way round.
 //!
 //! While the program is blocked reading its input (a terminal or a pipe that has not sent
 //! everything yet), Ctrl-C ends it at once with exit code 130: the answers written so far
@@ -56,8 +58,8 @@ fn on_interrupt() {
 }
 
 /// Marks a blocking read of input: while one is alive, Ctrl-C ends the program at once.
-/// Whoever reads must have flushed the answers written so far before (the inputs of
-/// [`Input::open`](super::io::Input::open) do).
+/// Whoever reads must have flushed the answers written so far before (the command line's
+/// inputs that may wait do).
 pub struct WaitingForInput(());
 
 impl WaitingForInput {

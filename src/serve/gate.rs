@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// Lets `solvers` solves run at once; up to `queue` more wait at most `wait` each.
 #[derive(Debug)]

@@ -19,7 +19,7 @@ use axum::http::{HeaderName, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// The Content-Security-Policy of every answer.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \

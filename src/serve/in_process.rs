@@ -1,6 +1,6 @@
-//! The whole application of [`router`](super::router) (guards, routes, limits, solvers)
-//! answering requests in this process, without a socket: for tests and for the `serve` fuzz
-//! target (`fuzz/harness.rs`), which sends it arbitrary query strings, headers and bodies.
+//! The whole application of [`router`] (guards, routes, limits, solvers) answering requests
+//! in this process, without a socket: for tests and for the `serve` fuzz target
+//! (`fuzz/harness.rs`), which sends it arbitrary query strings, headers and bodies.
 //!
 //! ```
 //! use chess_puzzles::serve::{InProcess, Limits};
@@ -22,7 +22,8 @@ use axum::http::{HeaderName, HeaderValue, Method, Request, Uri};
 use hyper::service::Service;
 use hyper_util::service::TowerToHyperService;
 
-use super::Limits;
+use super::config::{DEFAULT_PORT, Limits};
+use super::routes::router;
 
 /// The application and a runtime of its own. See the [module docs](self).
 pub struct InProcess {
@@ -62,10 +63,10 @@ impl InProcess {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let local = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), super::DEFAULT_PORT);
+        let local = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), DEFAULT_PORT);
         Ok(InProcess {
             runtime,
-            app: super::router(limits, local),
+            app: router(limits, local),
             host: local.to_string(),
         })
     }

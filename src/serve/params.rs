@@ -1,11 +1,18 @@
 //! Query parameters, read strictly: a name the endpoint does not know, a repeated name, or a
-//! value that does not parse is a 400 that says which.
+//! value that does not parse is a 400 that says which. Handlers take them as an extractor,
+//! with the parameters several endpoints share (`format`, `time_limit`) read by one method each.
 
+use std::convert::Infallible;
 use std::str::FromStr;
+use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use clap::ValueEnum;
 
-use super::api::ApiError;
+use super::error::ApiError;
+use super::stream::{JSON_LINES, TEXT};
+use crate::output::OutputFormat;
 
 /// The decoded `name=value` pairs of a query string, taken one name at a time.
 #[derive(Debug, Default)]
@@ -33,35 +40,76 @@ impl Params {
 
     /// The value of `name` if given (once), parsed.
     pub fn take<T: FromStr>(&mut self, name: &str, expected: &str) -> Result<Option<T>, ApiError> {
-        let mut values = self.take_all(name);
-        match values.len() {
-            0 => Ok(None),
-            1 => {
-                let value = values.remove(0);
-                value.trim().parse().map(Some).map_err(|_| {
-                    bad_request(format!("{name}: expected {expected}, found '{value}'"))
-                })
-            }
-            _ => Err(bad_request(format!(
-                "{name}: expected one value, found several"
-            ))),
+        match self.take_one(name)? {
+            None => Ok(None),
+            Some(value) => value.trim().parse().map(Some).map_err(|_| {
+                ApiError::bad(format!("{name}: expected {expected}, found '{value}'"))
+            }),
         }
     }
 
     /// A yes/no flag: absent, empty, `true` or `1` (yes), `false` or `0` (no).
     pub fn flag(&mut self, name: &str) -> Result<bool, ApiError> {
+        match self.take_one(name)?.as_deref() {
+            None => Ok(false),
+            Some("" | "true" | "1") => Ok(true),
+            Some("false" | "0") => Ok(false),
+            Some(other) => Err(ApiError::bad(format!(
+                "{name}: expected true or false, found '{other}'"
+            ))),
+        }
+    }
+
+    /// The value of `name` as given, if it is given at most once.
+    fn take_one(&mut self, name: &str) -> Result<Option<String>, ApiError> {
         let mut values = self.take_all(name);
-        match values.len() {
-            0 => Ok(false),
-            1 => match values.remove(0).as_str() {
-                "" | "true" | "1" => Ok(true),
-                "false" | "0" => Ok(false),
-                other => Err(bad_request(format!(
-                    "{name}: expected true or false, found '{other}'"
-                ))),
-            },
-            _ => Err(bad_request(format!(
+        if values.len() > 1 {
+            return Err(ApiError::bad(format!(
                 "{name}: expected one value, found several"
+            )));
+        }
+        Ok(values.pop())
+    }
+
+    /// `format`: `json` (the default), `judge` or `board`, and the content type of its answer.
+    pub fn format(&mut self) -> Result<(OutputFormat, &'static str), ApiError> {
+        let format = match self.take::<String>("format", "json, judge or board")? {
+            None => OutputFormat::Json,
+            Some(name) => OutputFormat::from_str(&name, true).map_err(|_| {
+                ApiError::bad(format!(
+                    "format: expected json, judge or board, found '{name}'"
+                ))
+            })?,
+        };
+        let content_type = if format == OutputFormat::Json {
+            JSON_LINES
+        } else {
+            TEXT
+        };
+        Ok((format, content_type))
+    }
+
+    /// `time_limit` in seconds: at most `max` (the server's limit), at least 0 (exclusive when
+    /// `positive`); `max` when absent, or `default` when given.
+    pub fn time_limit(
+        &mut self,
+        max: Duration,
+        default: Option<Duration>,
+        positive: bool,
+    ) -> Result<Duration, ApiError> {
+        let most = max.as_secs_f64();
+        let expected = if positive {
+            format!("a number of seconds above 0 and at most {most}")
+        } else {
+            format!("a number of seconds from 0 to {most}")
+        };
+        match self.take::<f64>("time_limit", &expected)? {
+            None => Ok(default.unwrap_or(max).min(max)),
+            Some(s) if s.is_finite() && s <= most && (s > 0.0 || (!positive && s == 0.0)) => {
+                Ok(Duration::from_secs_f64(s))
+            }
+            Some(s) => Err(ApiError::bad(format!(
+                "time_limit: expected {expected} (the server's limit), found {s}"
             ))),
         }
     }
@@ -70,15 +118,20 @@ impl Params {
     pub fn finish(self) -> Result<(), ApiError> {
         match self.pairs.first() {
             None => Ok(()),
-            Some((name, _)) => Err(bad_request(format!(
+            Some((name, _)) => Err(ApiError::bad(format!(
                 "unknown query parameter '{name}' (the README lists each endpoint's)"
             ))),
         }
     }
 }
 
-fn bad_request(message: String) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, message)
+/// The query as it came: nothing is refused before the handler takes its parameters.
+impl<S: Send + Sync> FromRequestParts<S> for Params {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Params, Infallible> {
+        Ok(Params::parse(parts.uri.query()))
+    }
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@
 //! answer's body through a channel of two chunks: a client that reads slowly slows the solve
 //! down instead of filling memory. The status is decided by the first message: an error
 //! before any output becomes its own status and JSON body; output becomes a 200 whose body
-//! streams. Inputs are parsed whole before anything is solved (see [`super::api`]), so a bad
-//! input is always a 400; only a time limit or an internal failure can meet an answer that
-//! has started, and then the body is cut off (the client sees a broken transfer, never a
-//! short answer that looks complete).
+//! streams. The handlers parse an input whole before they solve anything, so a bad input is
+//! always a 400; only a time limit or an internal failure can meet an answer that has
+//! started, and then the body is cut off (the client sees a broken transfer, never a short
+//! answer that looks complete). No answer is cached.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -20,7 +20,12 @@ use futures_util::StreamExt;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
-use super::api::ApiError;
+use super::error::ApiError;
+
+/// The content type of JSON Lines.
+pub const JSON_LINES: &str = "application/x-ndjson";
+/// The content type of the judge and board formats.
+pub const TEXT: &str = "text/plain; charset=utf-8";
 
 /// The bytes a solve writes before they are sent on.
 pub const CHUNK: usize = 256 * 1024;
@@ -111,7 +116,8 @@ impl Write for ChunkWriter {
 }
 
 /// Runs `work` on the blocking pool while `permit` is held, with writes allowed for `allowed`
-/// from now, and answers with what it writes (as `content_type`) or with its error.
+/// from now, and answers with what it writes (as `content_type`, never to be cached) or with
+/// its error.
 pub async fn respond(
     permit: OwnedSemaphorePermit,
     allowed: Duration,
@@ -162,8 +168,8 @@ pub async fn respond(
     });
     let body = futures_util::stream::once(async move { Ok::<Bytes, io::Error>(first) }).chain(rest);
     let mut response = Body::from_stream(body).into_response();
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

@@ -1,0 +1,200 @@
+//! `POST /api/<puzzle>` for the four judge puzzles (`queens`, `sultan`, `tour`, `showdown`):
+//! a judge input answered with exactly what `chess-puzzles <puzzle>` writes for it, in the
+//! format of `format` (JSON Lines by default), through the same `run` functions. The whole
+//! input is parsed before anything is solved, so that a mistake is a located 400.
+//!
+//! One handler, [`answer`], serves the four; what differs between them (the query parameters
+//! beyond `format`, how long a solve may take, how the input is read and answered) is each
+//! one's [`Judge`].
+
+// The solvers' options are built with `..Default::default()` although every field is set
+// today, so that a field the command line gains later keeps its default here.
+#![allow(clippy::needless_update)]
+
+use std::time::Duration;
+
+use axum::extract::State as AxumState;
+
+use super::config::Limits;
+use super::error::ApiError;
+use super::handler::{Answer, GRACE, Payload, Shared, parse_all};
+use super::params::Params;
+use super::stream::{ChunkWriter, respond};
+use crate::error::RunError;
+use crate::input::Scanner;
+use crate::output::OutputFormat;
+use crate::{queens, showdown, sultan, tour};
+
+/// The most local-search steps times squares (the sum of n² over the input's boards) that
+/// `/api/showdown?steps=` accepts: 20,000 steps on 15 boards of 25x25, the statement's
+/// largest input, which take 3.3 s (1.6 s of CPU) on the machine the README describes.
+pub const MAX_STEP_SQUARES: u64 = 20_000 * 15 * 625;
+
+/// A judge puzzle as its endpoint answers it: its options, read from the query, and the
+/// command line's reader and `run` function.
+pub trait Judge: Sized + Send + 'static {
+    /// Takes the puzzle's own query parameters (those beyond `format`).
+    fn options(
+        params: &mut Params,
+        format: OutputFormat,
+        limits: &Limits,
+    ) -> Result<Self, ApiError>;
+
+    /// How long the answer may take once a solver is free: the server's time limit.
+    fn allowed(&self, limits: &Limits) -> Duration {
+        limits.max_time
+    }
+
+    /// Parses the whole input (and refuses what the options cannot do on it), before anything
+    /// is written.
+    fn check(&self, input: &[u8]) -> Result<(), ApiError>;
+
+    /// Answers the input as the command line does.
+    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError>;
+}
+
+/// The handler of `POST /api/<puzzle>` for every [`Judge`]: the query (`format`, then the
+/// puzzle's own), the body, a solver, and the answer.
+pub async fn answer<J: Judge>(
+    AxumState(state): Shared,
+    mut params: Params,
+    body: Payload,
+) -> Answer {
+    let (format, content_type) = params.format()?;
+    let puzzle = J::options(&mut params, format, &state.limits)?;
+    params.finish()?;
+    let body = body.read(&state.limits).await?;
+    let permit = state.gate.enter().await?;
+    let deadline = puzzle.allowed(&state.limits);
+    Ok(respond(permit, deadline, content_type, move |out| {
+        puzzle.check(&body)?;
+        puzzle.run(&body, out).map_err(ApiError::from_run)
+    })
+    .await)
+}
+
+/// `POST /api/queens`: `uva` answers in UVa 750's format.
+pub struct Queens(queens::Options);
+
+impl Judge for Queens {
+    fn options(params: &mut Params, format: OutputFormat, _: &Limits) -> Result<Queens, ApiError> {
+        let style = if params.flag("uva")? {
+            queens::Style::Uva
+        } else {
+            queens::Style::Statement
+        };
+        Ok(Queens(queens::Options {
+            format,
+            style,
+            ..queens::Options::default()
+        }))
+    }
+
+    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
+        parse_all(queens::Reader::new(Scanner::new(input)), |r| {
+            r.next_query().map(|q| q.is_some())
+        })
+    }
+
+    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+        queens::run(input, out, self.0)
+    }
+}
+
+/// `POST /api/sultan`.
+pub struct Sultan(OutputFormat);
+
+impl Judge for Sultan {
+    fn options(_: &mut Params, format: OutputFormat, _: &Limits) -> Result<Sultan, ApiError> {
+        Ok(Sultan(format))
+    }
+
+    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
+        parse_all(sultan::Reader::new(Scanner::new(input)), |r| {
+            r.next_board().map(|b| b.is_some())
+        })
+    }
+
+    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+        sultan::run(input, out, self.0)
+    }
+}
+
+/// `POST /api/tour`.
+pub struct Tour(tour::Options);
+
+impl Judge for Tour {
+    fn options(_: &mut Params, format: OutputFormat, _: &Limits) -> Result<Tour, ApiError> {
+        Ok(Tour(tour::Options {
+            format,
+            ..tour::Options::default()
+        }))
+    }
+
+    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
+        parse_all(tour::Reader::new(Scanner::new(input)), |r| {
+            r.next_scenario().map(|s| s.is_some())
+        })
+    }
+
+    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+        tour::run(input, out, self.0)
+    }
+}
+
+/// `POST /api/showdown`: `time_limit` (the command's default, at most the server's limit),
+/// `seed`, `steps` (at most [`MAX_STEP_SQUARES`] steps times squares) and `greedy`, as the
+/// command takes them.
+pub struct Showdown(showdown::Options);
+
+impl Judge for Showdown {
+    fn options(
+        params: &mut Params,
+        format: OutputFormat,
+        limits: &Limits,
+    ) -> Result<Showdown, ApiError> {
+        let time_limit =
+            params.time_limit(limits.max_time, Some(showdown::DEFAULT_TIME_LIMIT), false)?;
+        let seed = params.take::<u64>("seed", "a whole number")?.unwrap_or(0);
+        let steps = params.take::<u64>("steps", "a number of local-search steps")?;
+        let greedy = params.flag("greedy")?;
+        Ok(Showdown(showdown::Options {
+            format,
+            time_limit,
+            seed,
+            steps,
+            greedy,
+            ..showdown::Options::default()
+        }))
+    }
+
+    /// The solve's own time limit, or the server's if longer, and a grace to write its last
+    /// answers.
+    fn allowed(&self, limits: &Limits) -> Duration {
+        self.0.time_limit.max(limits.max_time) + GRACE
+    }
+
+    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
+        let mut squares = 0u64;
+        parse_all(showdown::Reader::new(Scanner::new(input)), |r| {
+            let next = r.next_instance()?;
+            if let Some(instance) = &next {
+                squares += (instance.side() * instance.side()) as u64;
+            }
+            Ok(next.is_some())
+        })?;
+        if let Some(steps) = self.0.steps {
+            let most = MAX_STEP_SQUARES / squares.max(1);
+            if steps > most {
+                return Err(ApiError::bad(format!(
+                    "steps: expected at most {most} for this input ({squares} squares; the server allows {MAX_STEP_SQUARES} steps times squares), found {steps}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+        showdown::run(input, out, &self.0)
+    }
+}

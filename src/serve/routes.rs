@@ -1,0 +1,74 @@
+//! Every route of the server in one place: the page ([`assets`]), the JSON API under `/api`
+//! (below), and the guards in front of both ([`guard`]). Each endpoint's handler lives with
+//! its concern: [`judge`] (the four judge puzzles), [`tour`] (explanations), [`showdown`]
+//! (checks) and [`nqueens`].
+//!
+//! The JSON API: `POST /api/<puzzle>` with a judge input as the body answers with exactly
+//! what `chess-puzzles <puzzle> --format json` writes for it (JSON Lines), through the same
+//! `run` functions. `?format=judge` or `?format=board` give the command's other formats.
+//!
+//! | endpoint | body | query |
+//! |---|---|---|
+//! | `POST /api/queens` | judge input | `format`, `uva` |
+//! | `POST /api/sultan` | judge input | `format` |
+//! | `POST /api/tour` | judge input | `format` |
+//! | `POST /api/tour/explain` | judge input | |
+//! | `POST /api/showdown` | judge input | `format`, `time_limit`, `seed`, `steps`, `greedy` |
+//! | `POST /api/showdown/checks` | `{"input": ..., "answers": [[[type, row, col], ...], ...]}` | |
+//! | `POST /api/nqueens/best` | `nqueens best` input | `format`, `time_limit` |
+//! | `GET`/`POST /api/nqueens/count` | | `n`, `fix` (repeated), `format`, `time_limit` |
+//! | `GET /api/nqueens/count/events` | | `n`, `fix`, `time_limit`: progress as server-sent events |
+//! | `GET`/`POST /api/nqueens/list` | | `n`, `fix`, `limit`, `format`, `time_limit` |
+//!
+//! A bad input answers 400 with `{"error": ..., "line": L, "column": C}`: the message, line
+//! and column that the command line prints as `error: <path>:L:C: <message>`. Other refusals
+//! carry `{"error": ...}` alone: 400 a bad query, 403 another site, 408 a body sent too
+//! slowly, 413 a body too large, 503 every solver busy, 504 the server's time limit.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+
+use super::config::Limits;
+use super::error::ApiError;
+use super::handler::State;
+use super::judge::{self, Queens, Showdown, Sultan, Tour};
+use super::{assets, guard, nqueens, showdown, tour};
+
+/// The whole application: the page, the API and the guards, for a server listening on
+/// `local` (whose address decides which Host names are accepted).
+pub fn router(limits: Limits, local: SocketAddr) -> Router {
+    let state = Arc::new(State::new(limits));
+    Router::new()
+        .merge(assets::routes())
+        .nest("/api", api(state))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard::Guard::new(local)),
+            guard::check,
+        ))
+}
+
+/// The API's routes (nested under `/api`).
+fn api(state: Arc<State>) -> Router {
+    Router::new()
+        .route("/queens", post(judge::answer::<Queens>))
+        .route("/sultan", post(judge::answer::<Sultan>))
+        .route("/tour", post(judge::answer::<Tour>))
+        .route("/tour/explain", post(tour::explain))
+        .route("/showdown", post(judge::answer::<Showdown>))
+        .route("/showdown/checks", post(showdown::checks))
+        .route("/nqueens/best", post(nqueens::best))
+        .route("/nqueens/count", get(nqueens::count).post(nqueens::count))
+        .route("/nqueens/count/events", get(nqueens::count_events))
+        .route("/nqueens/list", get(nqueens::list).post(nqueens::list))
+        .fallback(|| async {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no such endpoint (the README lists them)",
+            )
+        })
+        .with_state(state)
+}

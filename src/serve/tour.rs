@@ -1,0 +1,59 @@
+//! `POST /api/tour/explain`: for each scenario of a judge input, the first piece that no square
+//! the queen can stand on touches (the plain reason a scenario has no tour), if any. The page
+//! names it on an impossible board.
+
+use axum::extract::State as AxumState;
+use serde::Serialize;
+
+use super::error::ApiError;
+use super::handler::{Answer, Payload, Shared, json_lines, push_json_line};
+use super::params::Params;
+use crate::input::Scanner;
+use crate::tour;
+
+/// One scenario's obstacle.
+#[derive(Debug, Serialize)]
+struct Unreachable {
+    /// `knight` or `bishop`.
+    piece: &'static str,
+    /// Its square, as the judge names it.
+    square: String,
+}
+
+/// One scenario, numbered from 1, and its obstacle (`null` when there is none).
+#[derive(Debug, Serialize)]
+struct Explained {
+    scenario: u64,
+    unreachable: Option<Unreachable>,
+}
+
+/// The handler: a JSON line per scenario.
+pub async fn explain(AxumState(state): Shared, params: Params, body: Payload) -> Answer {
+    params.finish()?;
+    let body = body.read(&state.limits).await?;
+    json_lines(&state, move || explain_all(&body)).await
+}
+
+/// Every scenario of `input` explained, one line each.
+fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let mut reader = tour::Reader::new(Scanner::new(input)).map_err(ApiError::from_input)?;
+    let mut lines = Vec::new();
+    let mut case = 0;
+    while let Some(scenario) = reader.next_scenario().map_err(ApiError::from_input)? {
+        case += 1;
+        let unreachable = scenario.unreachable_piece().map(|(piece, sq)| Unreachable {
+            piece: if piece == tour::Piece::Knight {
+                "knight"
+            } else {
+                "bishop"
+            },
+            square: tour::square_name(sq),
+        });
+        let explained = Explained {
+            scenario: case,
+            unreachable,
+        };
+        push_json_line(&mut lines, &explained)?;
+    }
+    Ok(lines)
+}
