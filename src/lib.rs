@@ -15,6 +15,12 @@
 //! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
 //!   API, answering with the same bytes as the command line.
 //!
+//! Cargo features: `cli` (default) builds the `chess-puzzles` program and is the only one that
+//! needs clap, indicatif, ctrlc and the completion and man-page generators; `serve` (default)
+//! the web board (axum on tokio); `milp` the proof mode (HiGHS). A program that uses the
+//! library alone depends on it with `default-features = false` and gets none of them:
+//! `cargo build --lib --no-default-features`.
+//!
 //! Every puzzle module has a `run` function that answers a whole judge input:
 //!
 //! ```

@@ -29,7 +29,8 @@ use super::CheckError;
 use crate::error::{InputError, Position, describe_token};
 
 /// Which differences are forgiven (a command-line value). See the [module docs](self).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Tolerance {
     /// Every byte must match.
     Exact,

@@ -9,7 +9,8 @@ use crate::core::{CLASSIC, Square};
 use crate::judge;
 
 /// The families of inputs the generator writes (a command-line value).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Kind {
     /// Uniformly random squares.
     #[default]

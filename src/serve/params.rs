@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use clap::ValueEnum;
 
 use super::error::ApiError;
 use super::stream::{JSON_LINES, TEXT};
@@ -75,7 +74,7 @@ impl Params {
     pub fn format(&mut self) -> Result<(OutputFormat, &'static str), ApiError> {
         let format = match self.take::<String>("format", "json, judge or board")? {
             None => OutputFormat::Json,
-            Some(name) => OutputFormat::from_str(&name, true).map_err(|_| {
+            Some(name) => name.parse::<OutputFormat>().map_err(|_| {
                 ApiError::bad(format!(
                     "format: expected json, judge or board, found '{name}'"
                 ))

@@ -18,7 +18,8 @@ use super::instance::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
 use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Kind {
     /// The statement's shape: each board's side drawn from the size range, each square a king
     /// with a density drawn from the density range, prices from the cost model.
@@ -41,7 +42,8 @@ pub enum Kind {
 }
 
 /// How the eight prices of a test are drawn (a command-line value).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Costs {
     /// All eight the same, drawn from 1..1000.
     Equal,

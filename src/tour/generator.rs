@@ -17,7 +17,8 @@ use crate::core::{Bitboard, CLASSIC, Square};
 use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Default, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Kind {
     /// Pieces on random squares: the knight count drawn from the range, each other square a
     /// pawn with the given density.
