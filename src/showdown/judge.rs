@@ -598,26 +598,31 @@ mod tests {
     fn reference(instance: &Instance, pieces: &[Placement]) -> Result<u64, Rejection> {
         let n = instance.side();
         let mut occupied = instance.kings().clone();
-        for p in pieces {
-            let (row, col) = (u64::from(p.square.row) + 1, u64::from(p.square.col) + 1);
-            if row > n as u64 || col > n as u64 {
-                return Err(Rejection::OffBoard {
-                    position: Position::START,
+        for &Placement { kind, square } in pieces {
+            let (row, col) = (usize::from(square.row), usize::from(square.col));
+            let wrong = if row.max(col) >= n {
+                let (row, col) = (row as u64 + 1, col as u64 + 1);
+                let position = Position::START;
+                Some(Rejection::OffBoard {
+                    position,
                     row,
                     col,
                     side: n,
-                });
+                })
+            } else if instance.is_king(square) {
+                Some(Rejection::OnKing {
+                    kind: kind.name(),
+                    square,
+                })
+            } else if occupied.contains(square) {
+                Some(Rejection::Repeated(square))
+            } else {
+                occupied.insert(square);
+                None
+            };
+            if let Some(rejection) = wrong {
+                return Err(rejection);
             }
-            if instance.is_king(p.square) {
-                return Err(Rejection::OnKing {
-                    kind: p.kind.name(),
-                    square: p.square,
-                });
-            }
-            if occupied.contains(p.square) {
-                return Err(Rejection::Repeated(p.square));
-            }
-            occupied.insert(p.square);
         }
         let mut checked = SquareSet::new(n);
         for p in pieces {
