@@ -741,7 +741,7 @@ fn prove_again(
     halt: &AtomicBool,
     report: &(dyn Fn(Event<'_>) + Sync),
 ) -> Proof {
-    let seed = (options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(1);
+    let seed = solver::test_seed(options.seed, case).wrapping_add(1);
     let again = prove(
         instance,
         &first.solution,
@@ -780,7 +780,7 @@ fn prove_test(
     let instance = &test.instance;
     report(Event::Started { case, total });
     let test_start = Instant::now();
-    let seed = options.seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let seed = solver::test_seed(options.seed, case);
     // After an interrupt, the tests left get a quick answer each.
     let search = if halt.load(Ordering::Relaxed) {
         AFTER_INTERRUPT

@@ -162,8 +162,9 @@ impl Settings<'_> {
         }
     }
 
+    /// The seed of the test at index `i` (see [`test_seed`]).
     fn seed_of(&self, i: usize) -> u64 {
-        self.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        test_seed(self.seed, i as u64 + 1)
     }
 
     /// Each test's equal share of the time.
@@ -178,6 +179,15 @@ impl Settings<'_> {
             unread: false,
         }
     }
+}
+
+/// The seed of test `case` (numbered from 1) of a run with `seed`, in the optimiser and in
+/// the proof mode alike: the test's number times 2^64 divided by the golden ratio, mixed into
+/// the run's seed. Consecutive numbers land far apart in every bit, so each test draws random
+/// numbers of its own, and they depend only on the run's seed and the test's place in the
+/// input.
+pub(crate) fn test_seed(seed: u64, case: u64) -> u64 {
+    seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Boards up to this side (the statement's largest) always get the whole plain greedy as their
