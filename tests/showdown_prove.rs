@@ -120,7 +120,7 @@ mod milp {
 
     /// The optimum by the exhaustive search, when it ends on this small board.
     fn exhaustive_optimum(instance: &Instance) -> Option<u64> {
-        let candidates = Candidates::new(instance);
+        let candidates = Candidates::new(instance.kings());
         match exhaustive::optimum(instance, &candidates, None, 5_000_000, None) {
             Outcome::Optimal(optimum, _) => Some(optimum),
             _ => None,
@@ -259,7 +259,7 @@ mod milp {
             }
         }
         let instance = Instance::new(4, kings, [3, 5, 5, 7, 6, 7, 9, 9]).unwrap();
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Outcome::Optimal(optimum, pieces) =
             exhaustive::optimum(&instance, &candidates, None, 5_000_000, None)
         else {
@@ -287,7 +287,7 @@ mod milp {
             let Some(instance) = random_instance(&mut rng, 6..=12) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
+            let candidates = Candidates::new(instance.kings());
             let optimum = match exhaustive::optimum(&instance, &candidates, None, 300_000, None) {
                 Outcome::Optimal(cost, _) => Some(cost),
                 _ => None,

@@ -877,7 +877,7 @@ mod tests {
         sides: std::ops::RangeInclusive<usize>,
     ) -> Option<(Instance, Candidates, Board)> {
         let instance = random_instance(rng, sides, 0.2..0.8)?;
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let mut board = Board::new(&instance);
         if !greedy(&mut board, &candidates, 0.3, rng, None) {
             return None;
@@ -997,7 +997,7 @@ mod tests {
             let Some(instance) = random_instance(&mut rng, 10..=18, 0.15..0.8) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
+            let candidates = Candidates::new(instance.kings());
             let mut board = Board::new(&instance);
             if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
                 continue;

@@ -173,7 +173,7 @@ pub fn prove(
     if scheme == Scheme::Exact {
         model.add_exact_all();
     }
-    let candidates = Candidates::new(instance);
+    let candidates = Candidates::new(instance.kings());
     let ending = loop {
         if best.cost <= bound {
             break Ending::Optimal;

@@ -264,7 +264,7 @@ pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
     }
     let pieces = match leap_answer(instance) {
         Some(pieces) => pieces,
-        None => fallback(instance, &Candidates::new(instance)),
+        None => fallback(instance, &Candidates::new(instance.kings())),
     };
     finish(instance, pieces, u64::from(instance.cost(cheapest)))
 }
@@ -626,7 +626,7 @@ fn prepare_within<'a>(
         Some(flag) => Deadline::NEVER.or_stop(flag),
         None => Deadline::NEVER,
     };
-    let Some(candidates) = Candidates::until(instance, stopped) else {
+    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
         return Prepared {
             instance,
             candidates: None,
@@ -980,7 +980,7 @@ pub fn plain_greedy_within(
         Some(flag) => Deadline::NEVER.or_stop(flag),
         None => Deadline::NEVER,
     };
-    let Some(candidates) = Candidates::until(instance, stopped) else {
+    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
         return quick_answer(instance);
     };
     if instance.king_count() == 0 {
@@ -1024,7 +1024,7 @@ fn finish(
             lower_bound,
         }),
         Err(_) => {
-            let candidates = Candidates::new(instance);
+            let candidates = Candidates::new(instance.kings());
             let simple = fallback(instance, &candidates);
             match verify(instance, &simple) {
                 Ok(_) if !simple.is_empty() => Ok(Solution {
