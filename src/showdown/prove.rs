@@ -148,23 +148,39 @@ pub fn certified(instance: &Instance, value: f64) -> u64 {
     instance.least_cost_from(safe.ceil().max(0.0) as u64)
 }
 
-/// Proves `start` optimal or improves it, until `deadline` or until `interrupt` is raised.
-/// `progress` is called now and then from the calling thread. With `seed`, HiGHS's random
-/// choices; with `threads` above 1, HiGHS's parallel tree search on that many threads.
+/// How [`prove`] works: the model's scheme, when it ends, and how HiGHS solves.
+#[derive(Copy, Clone, Debug)]
+pub struct Settings<'a> {
+    /// How the MILP is set up.
+    pub scheme: Scheme,
+    /// The proof ends here with what it has.
+    pub deadline: Instant,
+    /// HiGHS's random choices.
+    pub seed: u64,
+    /// Above 1, HiGHS's parallel tree search on that many threads.
+    pub threads: NonZeroU32,
+    /// Raised from outside (Ctrl-C): the proof ends with what it has.
+    pub interrupt: &'a AtomicBool,
+}
+
+/// Proves `start` optimal or improves it, until `settings.deadline` or until
+/// `settings.interrupt` is raised. `progress` is called now and then from the calling thread.
 /// Each solve runs on a thread of its own; one that has not stopped 0.1 s after the deadline
 /// (or the interrupt) is left to stop on its own, and the proof ends with what it reported
 /// (see [`solves_left_running`]).
-#[allow(clippy::too_many_arguments)]
 pub fn prove(
     instance: &Instance,
     start: &Solution,
-    scheme: Scheme,
-    deadline: Instant,
-    seed: u64,
-    threads: NonZeroU32,
-    interrupt: &AtomicBool,
+    settings: &Settings<'_>,
     progress: &mut dyn FnMut(Progress),
 ) -> Proof {
+    let &Settings {
+        scheme,
+        deadline,
+        seed,
+        threads,
+        interrupt,
+    } = settings;
     let mut best = start.answer.clone();
     let mut bound = start.lower_bound;
     let mut rounds = 0;
@@ -450,12 +466,20 @@ pub fn run<R: Read, W: Write>(
     // Raised by Ctrl-C (copied from `interrupt`) or when the run fails: the proofs under
     // way end with what they have and no test starts a proof.
     let halt = AtomicBool::new(false);
+    let context = RunContext {
+        options,
+        scheme,
+        threads,
+        total: total as u64,
+        halt: &halt,
+        report: &report,
+    };
     let jobs = Jobs::new(total);
     let (sender, receiver) = mpsc::channel::<Finished>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
-            let (tests, jobs, halt, report) = (&tests, &jobs, &halt, &report);
+            let (tests, jobs, context, report) = (&tests, &jobs, &context, &report);
             scope.spawn(move || {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(per_worker)
@@ -465,28 +489,10 @@ pub fn run<R: Read, W: Write>(
                     let (i, first) = (job.index, job.first());
                     let case = i as u64 + 1;
                     let work = || match job.again {
-                        None => prove_test(
-                            &tests[i],
-                            case,
-                            total as u64,
-                            options,
-                            scheme,
-                            threads,
-                            share,
-                            halt,
-                            report,
-                        ),
-                        Some(first) => Ok(prove_again(
-                            &tests[i].instance,
-                            first,
-                            case,
-                            options,
-                            scheme,
-                            threads,
-                            share,
-                            halt,
-                            report,
-                        )),
+                        None => context.prove_test(&tests[i], case, share),
+                        Some(first) => {
+                            Ok(context.prove_again(&tests[i].instance, first, case, share))
+                        }
                     };
                     let proof = match &pool {
                         Ok(pool) => pool.install(work),
@@ -727,125 +733,135 @@ impl Jobs {
     }
 }
 
-/// A second proof of a test the first pass left open, from its answer and bound, for
-/// `share` from now: the answer is the better of the two, the bound the higher.
-#[allow(clippy::too_many_arguments)]
-fn prove_again(
-    instance: &Instance,
-    first: Proof,
-    case: u64,
-    options: &Options,
+/// What every proof of a [`run`] shares.
+struct RunContext<'a> {
+    options: &'a Options,
     scheme: Scheme,
+    /// HiGHS's threads per proof.
     threads: NonZeroU32,
-    share: Duration,
-    halt: &AtomicBool,
-    report: &(dyn Fn(Event<'_>) + Sync),
-) -> Proof {
-    let seed = solver::test_seed(options.seed, case).wrapping_add(1);
-    let again = prove(
-        instance,
-        &first.solution,
-        scheme,
-        later(Instant::now(), share),
-        seed,
-        threads,
-        halt,
-        &mut |progress| report(Event::Working { case, progress }),
-    );
-    let ending = match again.ending {
-        Ending::TooLarge { .. } => first.ending,
-        ending => ending,
-    };
-    Proof {
-        ending,
-        rounds: first.rounds + again.rounds,
-        exact_kings: first.exact_kings.max(again.exact_kings),
-        ..again
-    }
+    /// How many tests the input holds.
+    total: u64,
+    /// Raised by Ctrl-C or when the run fails: the proofs end with what they have.
+    halt: &'a AtomicBool,
+    /// Where the tests' events go.
+    report: &'a (dyn Fn(Event<'_>) + Sync),
 }
 
-/// One test of [`run`]: the optimiser, then the proof, until `share` from now.
-#[allow(clippy::too_many_arguments)]
-fn prove_test(
-    test: &Test,
-    case: u64,
-    total: u64,
-    options: &Options,
-    scheme: Scheme,
-    threads: NonZeroU32,
-    share: Duration,
-    halt: &AtomicBool,
-    report: &(dyn Fn(Event<'_>) + Sync),
-) -> Result<Proof, RunError> {
-    let instance = &test.instance;
-    report(Event::Started { case, total });
-    let test_start = Instant::now();
-    let seed = solver::test_seed(options.seed, case);
-    // After an interrupt, the tests left get a quick answer each.
-    let search = if halt.load(Ordering::Relaxed) {
-        AFTER_INTERRUPT
-    } else {
-        SEARCH_MOST
-    };
-    let budget = Budget {
-        time: share.mul_f64(SEARCH_SHARE).min(search),
-        steps: options.steps,
-    };
-    let solved = solver::solve(instance, &budget, seed).map_err(|e| {
-        ParseError::new(
-            test.position,
-            ParseErrorKind::Invalid,
-            "a board whose kings can all be checked at once",
-            e.to_string(),
-        )
-        .with_context(&test.context)
-    })?;
-    let mut proof = if solved.optimal() || halt.load(Ordering::Relaxed) {
-        Proof {
-            ending: if solved.optimal() {
-                Ending::Optimal
-            } else {
-                Ending::Interrupted
-            },
-            solution: solved,
-            rounds: 0,
-            exact_kings: 0,
-            kings: instance.king_count(),
-        }
-    } else {
-        prove(
-            instance,
-            &solved,
+impl RunContext<'_> {
+    /// A second proof of a test the first pass left open, from its answer and bound, for
+    /// `share` from now: the answer is the better of the two, the bound the higher.
+    fn prove_again(&self, instance: &Instance, first: Proof, case: u64, share: Duration) -> Proof {
+        let RunContext {
+            options,
             scheme,
-            later(test_start, share),
-            seed,
             threads,
             halt,
-            &mut |progress| report(Event::Working { case, progress }),
-        )
-    };
-    let rest = later(test_start, share).saturating_duration_since(Instant::now());
-    if matches!(proof.ending, Ending::TooLarge { .. })
-        && !rest.is_zero()
-        && !halt.load(Ordering::Relaxed)
-    {
-        // No MILP could run: the optimiser has the rest of the test's time.
-        let budget = Budget {
-            time: rest,
-            steps: options.steps,
+            report,
+            ..
+        } = *self;
+        let seed = solver::test_seed(options.seed, case).wrapping_add(1);
+        let settings = Settings {
+            scheme,
+            deadline: later(Instant::now(), share),
+            seed,
+            threads,
+            interrupt: halt,
         };
-        if let Ok(again) = solver::solve(instance, &budget, seed.wrapping_add(1)) {
-            let s = &mut proof.solution;
-            if again.answer.cost < s.answer.cost {
-                s.answer = again.answer;
-            }
-            s.lower_bound = s.lower_bound.max(again.lower_bound).min(s.answer.cost);
-            if s.optimal() {
-                proof.ending = Ending::Optimal;
-            }
+        let again = prove(instance, &first.solution, &settings, &mut |progress| {
+            report(Event::Working { case, progress })
+        });
+        let ending = match again.ending {
+            Ending::TooLarge { .. } => first.ending,
+            ending => ending,
+        };
+        Proof {
+            ending,
+            rounds: first.rounds + again.rounds,
+            exact_kings: first.exact_kings.max(again.exact_kings),
+            ..again
         }
     }
-    Ok(proof)
+
+    /// One test of [`run`]: the optimiser, then the proof, until `share` from now.
+    fn prove_test(&self, test: &Test, case: u64, share: Duration) -> Result<Proof, RunError> {
+        let RunContext {
+            options,
+            scheme,
+            threads,
+            total,
+            halt,
+            report,
+        } = *self;
+        let instance = &test.instance;
+        report(Event::Started { case, total });
+        let test_start = Instant::now();
+        let seed = solver::test_seed(options.seed, case);
+        // After an interrupt, the tests left get a quick answer each.
+        let search = if halt.load(Ordering::Relaxed) {
+            AFTER_INTERRUPT
+        } else {
+            SEARCH_MOST
+        };
+        let budget = Budget {
+            time: share.mul_f64(SEARCH_SHARE).min(search),
+            steps: options.steps,
+        };
+        let solved = solver::solve(instance, &budget, seed).map_err(|e| {
+            ParseError::new(
+                test.position,
+                ParseErrorKind::Invalid,
+                "a board whose kings can all be checked at once",
+                e.to_string(),
+            )
+            .with_context(&test.context)
+        })?;
+        let mut proof = if solved.optimal() || halt.load(Ordering::Relaxed) {
+            Proof {
+                ending: if solved.optimal() {
+                    Ending::Optimal
+                } else {
+                    Ending::Interrupted
+                },
+                solution: solved,
+                rounds: 0,
+                exact_kings: 0,
+                kings: instance.king_count(),
+            }
+        } else {
+            let settings = Settings {
+                scheme,
+                deadline: later(test_start, share),
+                seed,
+                threads,
+                interrupt: halt,
+            };
+            prove(instance, &solved, &settings, &mut |progress| {
+                report(Event::Working { case, progress })
+            })
+        };
+        let rest = later(test_start, share).saturating_duration_since(Instant::now());
+        if matches!(proof.ending, Ending::TooLarge { .. })
+            && !rest.is_zero()
+            && !halt.load(Ordering::Relaxed)
+        {
+            // No MILP could run: the optimiser has the rest of the test's time.
+            let budget = Budget {
+                time: rest,
+                steps: options.steps,
+            };
+            if let Ok(again) = solver::solve(instance, &budget, seed.wrapping_add(1)) {
+                let s = &mut proof.solution;
+                if again.answer.cost < s.answer.cost {
+                    s.answer = again.answer;
+                }
+                s.lower_bound = s.lower_bound.max(again.lower_bound).min(s.answer.cost);
+                if s.optimal() {
+                    proof.ending = Ending::Optimal;
+                }
+            }
+        }
+        Ok(proof)
+    }
 }
 
 /// Keeps `pieces` as the best answer when they are valid and cheaper.
