@@ -41,7 +41,7 @@ fn dense_test(text: &str, number: usize) -> Instance {
 
 fn benches(c: &mut Criterion) {
     let instance = instance();
-    let candidates = Candidates::new(&instance);
+    let candidates = Candidates::new(instance.kings());
 
     let greedy = plain_greedy(&instance).expect("greedy answer");
     assert!(verify(&instance, &greedy.answer.pieces).is_ok());

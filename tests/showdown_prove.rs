@@ -34,7 +34,7 @@ mod milp {
     use chess_puzzles::showdown::candidates::Candidates;
     use chess_puzzles::showdown::exhaustive::{self, Outcome};
     use chess_puzzles::showdown::judge::verify;
-    use chess_puzzles::showdown::prove::{Ending, Proof, Scheme, prove};
+    use chess_puzzles::showdown::prove::{Ending, Proof, Scheme, Settings, prove};
     use chess_puzzles::showdown::solver::{Budget, Solution, plain_greedy, solve};
     use chess_puzzles::showdown::{Answer, Instance};
     use rand::{RngExt, SeedableRng};
@@ -96,16 +96,14 @@ mod milp {
         time: Duration,
     ) -> Proof {
         let stop = AtomicBool::new(false);
-        prove(
-            instance,
-            start,
+        let settings = Settings {
             scheme,
-            Instant::now() + time,
-            7,
-            NonZeroU32::MIN,
-            &stop,
-            &mut |_| {},
-        )
+            deadline: Instant::now() + time,
+            seed: 7,
+            threads: NonZeroU32::MIN,
+            interrupt: &stop,
+        };
+        prove(instance, start, &settings, &mut |_| {})
     }
 
     /// Every proof's answer is valid, its bound at most its cost, "optimal" exactly when the
@@ -120,7 +118,7 @@ mod milp {
 
     /// The optimum by the exhaustive search, when it ends on this small board.
     fn exhaustive_optimum(instance: &Instance) -> Option<u64> {
-        let candidates = Candidates::new(instance);
+        let candidates = Candidates::new(instance.kings());
         match exhaustive::optimum(instance, &candidates, None, 5_000_000, None) {
             Outcome::Optimal(optimum, _) => Some(optimum),
             _ => None,
@@ -188,17 +186,14 @@ mod milp {
                 let (instance, optimum) = board_with_optimum(&mut rng, 4..=7);
                 let start = weak_start(&instance);
                 let stop = AtomicBool::new(false);
-                let deadline = Instant::now() + Duration::from_secs(30);
-                let proof = prove(
-                    &instance,
-                    &start,
-                    Scheme::Exact,
-                    deadline,
-                    3,
-                    two,
-                    &stop,
-                    &mut |_| {},
-                );
+                let settings = Settings {
+                    scheme: Scheme::Exact,
+                    deadline: Instant::now() + Duration::from_secs(30),
+                    seed: 3,
+                    threads: two,
+                    interrupt: &stop,
+                };
+                let proof = prove(&instance, &start, &settings, &mut |_| {});
                 assert_honest(&instance, &proof);
                 assert_eq!(proof.ending, Ending::Optimal, "{proof:?}");
                 assert_eq!(proof.solution.answer.cost, optimum, "{instance:?}");
@@ -259,7 +254,7 @@ mod milp {
             }
         }
         let instance = Instance::new(4, kings, [3, 5, 5, 7, 6, 7, 9, 9]).unwrap();
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Outcome::Optimal(optimum, pieces) =
             exhaustive::optimum(&instance, &candidates, None, 5_000_000, None)
         else {
@@ -287,7 +282,7 @@ mod milp {
             let Some(instance) = random_instance(&mut rng, 6..=12) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
+            let candidates = Candidates::new(instance.kings());
             let optimum = match exhaustive::optimum(&instance, &candidates, None, 300_000, None) {
                 Outcome::Optimal(cost, _) => Some(cost),
                 _ => None,
@@ -351,16 +346,14 @@ mod milp {
         let instance = Instance::new(12, kings, [5, 7, 3, 4, 4, 6, 5, 2]).unwrap();
         let start = weak_start(&instance);
         let stop = AtomicBool::new(true);
-        let proof = prove(
-            &instance,
-            &start,
-            Scheme::Lazy,
-            Instant::now() + Duration::from_secs(60),
-            1,
-            NonZeroU32::MIN,
-            &stop,
-            &mut |_| {},
-        );
+        let settings = Settings {
+            scheme: Scheme::Lazy,
+            deadline: Instant::now() + Duration::from_secs(60),
+            seed: 1,
+            threads: NonZeroU32::MIN,
+            interrupt: &stop,
+        };
+        let proof = prove(&instance, &start, &settings, &mut |_| {});
         assert_eq!(proof.ending, Ending::Interrupted);
         assert_eq!(proof.solution.answer, start.answer);
         assert_eq!(proof.rounds, 0);

@@ -275,7 +275,8 @@ fn small_boards_reach_the_true_optimum() {
         let cheaper = brute_force(&instance, cost, 2 * kings_wanted);
         assert_eq!(cheaper, None, "{instance:?}: ours {cost}");
         // The exact search agrees.
-        match optimum(&instance, &Candidates::new(&instance), None, u64::MAX, None) {
+        let candidates = Candidates::new(instance.kings());
+        match optimum(&instance, &candidates, None, u64::MAX, None) {
             Outcome::Optimal(best, pieces) => {
                 assert_eq!(best, cost, "{instance:?}");
                 assert!(literally_valid(&instance, &pieces));
@@ -302,7 +303,7 @@ fn the_rounded_bound_never_passes_the_optimum() {
         let Some(instance) = random_instance(&mut rng, n, density, costs) else {
             continue;
         };
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Outcome::Optimal(best, _) = optimum(&instance, &candidates, None, 200_000, None) else {
             continue;
         };
@@ -369,7 +370,7 @@ fn completing_a_board_checks_every_king_for_less() {
         let Some(instance) = random_instance(&mut rng, n, density, costs) else {
             continue;
         };
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Some(mut board) = greedy_board(&instance, &candidates, &mut rng) else {
             continue;
         };
@@ -415,7 +416,7 @@ fn large_neighbourhood_moves_keep_the_best_answer_valid_and_never_dearer() {
         let Some(instance) = random_instance(&mut rng, n, density, costs) else {
             continue;
         };
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Some(board) = greedy_board(&instance, &candidates, &mut rng) else {
             continue;
         };
@@ -447,7 +448,7 @@ fn a_search_resumed_in_parts_is_the_same_as_one_run() {
         let Some(instance) = random_instance(&mut rng, 11, 0.35, costs) else {
             continue;
         };
-        let candidates = Candidates::new(&instance);
+        let candidates = Candidates::new(instance.kings());
         let Some(board) = greedy_board(&instance, &candidates, &mut rng) else {
             continue;
         };

@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn the_bound_of_one_king_is_its_cheapest_checker() {
         let inst = instance(&["#__", "___", "___"], [9, 9, 9, 9, 9, 4, 9, 9]);
-        let relax = Relaxation::new(&inst, &Candidates::new(&inst));
+        let relax = Relaxation::new(&inst, &Candidates::new(inst.kings()));
         assert_eq!(relax.lower_bound(4, 200, None), 4);
     }
 
@@ -269,7 +269,7 @@ mod tests {
             &["#____", "_____", "_____", "_____", "____#"],
             [7, 7, 7, 7, 7, 7, 7, 7],
         );
-        let relax = Relaxation::new(&inst, &Candidates::new(&inst));
+        let relax = Relaxation::new(&inst, &Candidates::new(inst.kings()));
         let lb = relax.lower_bound(14, 500, None);
         assert!((7..=14).contains(&lb), "{lb}");
     }

@@ -10,15 +10,16 @@
 //!   with two kings or more between it can never check.
 //!
 //! These sets make the covering relaxation behind the lower bounds valid, drive the
-//! exhaustive search, and list the moves the local search tries for an unchecked king.
+//! exhaustive search, and list the moves the local search tries for an unchecked king. They
+//! depend on the kings' squares alone (not on the prices), so they are built from those: the
+//! test case itself builds them to find a king no piece could check.
 
 use rayon::prelude::*;
 
-use crate::core::Square;
 use crate::core::pieces::PieceKind;
+use crate::core::{Square, SquareSet};
 
 use super::deadline::Deadline;
-use super::instance::Instance;
 
 /// Kings per part of the parallel construction of [`Candidates`].
 const PART: usize = 2048;
@@ -37,7 +38,7 @@ pub struct Candidate {
     pub group: u8,
 }
 
-/// The candidate sets of every king of an instance. Kings are numbered 0.. in row-major order.
+/// The candidate sets of every king of a board. Kings are numbered 0.. in row-major order.
 #[derive(Clone, Debug)]
 pub struct Candidates {
     side: usize,
@@ -49,11 +50,12 @@ pub struct Candidates {
 }
 
 impl Candidates {
-    /// The candidate sets of every king of `instance`.
-    pub fn new(instance: &Instance) -> Candidates {
+    /// The candidate sets of every king of the board whose kings stand on `kings` (a test
+    /// case's kings).
+    pub fn new(kings: &SquareSet) -> Candidates {
         // Without a deadline `until` always answers.
-        Self::until(instance, Deadline::NEVER).unwrap_or_else(|| Candidates {
-            side: instance.side(),
+        Self::until(kings, Deadline::NEVER).unwrap_or_else(|| Candidates {
+            side: kings.side(),
             kings: Vec::new(),
             all: Vec::new(),
             starts: vec![0],
@@ -62,11 +64,11 @@ impl Candidates {
 
     /// [`Candidates::new`], unless `deadline` passes first (looked at before each part of
     /// [`PART`] kings: tens of milliseconds on a 256x256 board).
-    pub fn until(instance: &Instance, deadline: Deadline<'_>) -> Option<Candidates> {
-        let side = instance.side();
-        let kings: Vec<Square> = instance.kings().iter().collect();
+    pub fn until(kings: &SquareSet, deadline: Deadline<'_>) -> Option<Candidates> {
+        let side = kings.side();
+        let squares: Vec<Square> = kings.iter().collect();
         // Large boards have tens of thousands of kings: their sets are built in parallel.
-        let parts: Vec<(Vec<Candidate>, Vec<usize>)> = kings
+        let parts: Vec<(Vec<Candidate>, Vec<usize>)> = squares
             .par_chunks(PART)
             .map(|part| {
                 if deadline.passed() {
@@ -75,14 +77,14 @@ impl Candidates {
                 let mut all = Vec::new();
                 let mut ends = Vec::with_capacity(part.len());
                 for &king in part {
-                    of_square(instance, king, &mut all);
+                    of_square(kings, king, &mut all);
                     ends.push(all.len());
                 }
                 Some((all, ends))
             })
             .collect::<Option<_>>()?;
         let mut all = Vec::with_capacity(parts.iter().map(|(a, _)| a.len()).sum());
-        let mut starts = Vec::with_capacity(kings.len() + 1);
+        let mut starts = Vec::with_capacity(squares.len() + 1);
         starts.push(0);
         for (part, ends) in parts {
             let base = all.len();
@@ -91,7 +93,7 @@ impl Candidates {
         }
         Some(Candidates {
             side,
-            kings,
+            kings: squares,
             all,
             starts,
         })
@@ -123,11 +125,11 @@ impl Candidates {
     }
 }
 
-/// Appends the candidates of the king on `king` to `out`.
-fn of_square(instance: &Instance, king: Square, out: &mut Vec<Candidate>) {
+/// Appends the candidates of the king on `king` to `out`, the board's kings on `kings`.
+fn of_square(kings: &SquareSet, king: Square, out: &mut Vec<Candidate>) {
     let first = out.len();
-    let n = instance.side();
-    let empty = |sq: Square| !instance.is_king(sq);
+    let n = kings.side();
+    let empty = |sq: Square| !kings.contains(sq);
     // The square `i` steps from the king against the direction `(dr, dc)`.
     let back = |(dr, dc): (i8, i8), i: i32| king.offset(-i32::from(dr) * i, -i32::from(dc) * i, n);
     // Per unit direction, walked once for every piece that slides or hops along it: the
@@ -207,10 +209,10 @@ fn of_square(instance: &Instance, king: Square, out: &mut Vec<Candidate>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::SquareSet;
     use crate::core::pieces::attacks;
 
-    fn instance(rows: &[&str]) -> Instance {
+    /// The kings of a board drawn as rows of `#` (a king) and `_` (an empty square).
+    fn kings(rows: &[&str]) -> SquareSet {
         let n = rows.len();
         let mut kings = SquareSet::new(n);
         for (r, row) in rows.iter().enumerate() {
@@ -220,7 +222,7 @@ mod tests {
                 }
             }
         }
-        Instance::new(n, kings, [1; 8]).unwrap()
+        kings
     }
 
     /// Every (piece, square) that checks a king on a board holding at most one more piece of
@@ -242,10 +244,11 @@ mod tests {
                     kings.insert(sq);
                 }
             }
-            let Ok(inst) = Instance::new(n, kings.clone(), [1; 8]) else {
+            let cands = Candidates::new(&kings);
+            // Only the boards a test case accepts: every king can be checked.
+            if (0..cands.king_count()).any(|k| cands.of_king(k).is_empty()) {
                 continue;
-            };
-            let cands = Candidates::new(&inst);
+            }
             let empties: Vec<Square> = SquareSet::full(n)
                 .iter()
                 .filter(|&s| !kings.contains(s))
@@ -284,10 +287,10 @@ mod tests {
         // Row: _ _ # _ # _ #   (king 0 on column 3 of 7... the last one is checked from
         // the left over the king on column 5 with nothing else between, or over one of our
         // pieces between columns 5 and 7 - impossible here: they are adjacent).
-        let inst = instance(&[
+        let kings = kings(&[
             "__#_#_#", "_______", "_______", "_______", "_______", "_______", "_______",
         ]);
-        let cands = Candidates::new(&inst);
+        let cands = Candidates::new(&kings);
         let last = (0..cands.king_count())
             .find(|&k| cands.king_square(k) == Square::new(0, 6))
             .unwrap();

@@ -36,7 +36,7 @@ use super::instance::{Instance, Placement};
 /// kings.insert(Square::new(2, 2));
 /// let instance = Instance::new(3, kings, [1; 8]).unwrap();
 /// let mut board = Board::new(&instance);
-/// assert!(greedy(&mut board, &Candidates::new(&instance), 0.0, &mut rand::rng(), None));
+/// assert!(greedy(&mut board, &Candidates::new(instance.kings()), 0.0, &mut rand::rng(), None));
 /// assert_eq!(board.cost(), 1); // one bishop, rook or knight checks both kings
 /// ```
 pub fn greedy<'a, G: Rng + ?Sized>(
@@ -309,7 +309,7 @@ fn board_cells(board: &Board) -> usize {
 /// kings.insert(Square::new(3, 3));
 /// let instance = Instance::new(4, kings, [5, 5, 1, 5, 5, 5, 5, 5]).unwrap();
 /// let mut board = Board::new(&instance);
-/// assert!(complete_by_leaps(&mut board, &Candidates::new(&instance)));
+/// assert!(complete_by_leaps(&mut board, &Candidates::new(instance.kings())));
 /// // A knight on (2,3) leaps onto both kings.
 /// assert_eq!((board.unchecked(), board.cost()), (0, 1));
 /// ```
@@ -691,7 +691,7 @@ mod tests {
             let Ok(instance) = Instance::new(n, kings, costs) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
+            let candidates = Candidates::new(instance.kings());
             let mut fast = Board::new(&instance);
             let mut slow = Board::new(&instance);
             let done = greedy(&mut fast, &candidates, 0.0, &mut rng, None);
@@ -718,7 +718,7 @@ mod tests {
             let Ok(instance) = Instance::new(n, kings, costs) else {
                 continue;
             };
-            let candidates = Candidates::new(&instance);
+            let candidates = Candidates::new(instance.kings());
             let mut board = Board::new(&instance);
             // A deadline already passed: nothing placed by the greedy.
             let passed = std::time::Instant::now();

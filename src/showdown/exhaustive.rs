@@ -61,7 +61,7 @@ struct Dfs<'a> {
 /// // Cannons cost 1, the rest 5: the kings on (1,1) and (1,3) are each checked by a cannon on
 /// // the bottom row with a cannon on the middle row as its screen: 4 beats a rook's 5.
 /// let instance = Instance::new(3, kings, [5, 5, 5, 5, 5, 5, 5, 1]).unwrap();
-/// match optimum(&instance, &Candidates::new(&instance), None, 100_000, None) {
+/// match optimum(&instance, &Candidates::new(instance.kings()), None, 100_000, None) {
 ///     Outcome::Optimal(cost, _) => assert_eq!(cost, 4),
 ///     other => panic!("{other:?}"),
 /// }

@@ -170,7 +170,7 @@ impl Instance {
         if self.kings.iter().all(free) {
             return None;
         }
-        let candidates = super::candidates::Candidates::new(self);
+        let candidates = super::candidates::Candidates::new(&self.kings);
         (0..candidates.king_count())
             .find(|&k| candidates.of_king(k).is_empty())
             .map(|k| candidates.king_square(k))

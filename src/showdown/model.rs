@@ -126,7 +126,7 @@ impl Model {
     /// ```
     pub fn new(instance: &Instance) -> Model {
         let n = instance.side();
-        let candidates = Candidates::new(instance);
+        let candidates = Candidates::new(instance.kings());
         let kings = candidates.king_squares().to_vec();
         let costs = instance.costs();
         let cheapest = PieceKind::ALL

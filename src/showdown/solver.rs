@@ -162,8 +162,9 @@ impl Settings<'_> {
         }
     }
 
+    /// The seed of the test at index `i` (see [`test_seed`]).
     fn seed_of(&self, i: usize) -> u64 {
-        self.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        test_seed(self.seed, i as u64 + 1)
     }
 
     /// Each test's equal share of the time.
@@ -178,6 +179,15 @@ impl Settings<'_> {
             unread: false,
         }
     }
+}
+
+/// The seed of test `case` (numbered from 1) of a run with `seed`, in the optimiser and in
+/// the proof mode alike: the test's number times 2^64 divided by the golden ratio, mixed into
+/// the run's seed. Consecutive numbers land far apart in every bit, so each test draws random
+/// numbers of its own, and they depend only on the run's seed and the test's place in the
+/// input.
+pub(crate) fn test_seed(seed: u64, case: u64) -> u64 {
+    seed ^ case.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Boards up to this side (the statement's largest) always get the whole plain greedy as their
@@ -254,7 +264,7 @@ pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
     }
     let pieces = match leap_answer(instance) {
         Some(pieces) => pieces,
-        None => fallback(instance, &Candidates::new(instance)),
+        None => fallback(instance, &Candidates::new(instance.kings())),
     };
     finish(instance, pieces, u64::from(instance.cost(cheapest)))
 }
@@ -616,7 +626,7 @@ fn prepare_within<'a>(
         Some(flag) => Deadline::NEVER.or_stop(flag),
         None => Deadline::NEVER,
     };
-    let Some(candidates) = Candidates::until(instance, stopped) else {
+    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
         return Prepared {
             instance,
             candidates: None,
@@ -970,7 +980,7 @@ pub fn plain_greedy_within(
         Some(flag) => Deadline::NEVER.or_stop(flag),
         None => Deadline::NEVER,
     };
-    let Some(candidates) = Candidates::until(instance, stopped) else {
+    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
         return quick_answer(instance);
     };
     if instance.king_count() == 0 {
@@ -1014,7 +1024,7 @@ fn finish(
             lower_bound,
         }),
         Err(_) => {
-            let candidates = Candidates::new(instance);
+            let candidates = Candidates::new(instance.kings());
             let simple = fallback(instance, &candidates);
             match verify(instance, &simple) {
                 Ok(_) if !simple.is_empty() => Ok(Solution {
