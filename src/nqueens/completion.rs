@@ -1,7 +1,7 @@
 //! Counting the completions of given queens on any board up to 64x64, in parallel.
 //!
 //! The given queens are placed first; the rest is counted by forward checking with
-//! fewest-open-row branching ([`forward`](super::forward)), split into enough independent
+//! fewest-open-row branching (`forward`), split into enough independent
 //! subtrees to keep every thread busy. A 64x64 board (one bit too many for the lanes) is
 //! counted by the plain [`backtrack`](super::backtrack) kernel instead, the board turned so
 //! that the search meets the given queens early.

@@ -1,7 +1,7 @@
 //! Counting every placement of an empty n x n board. Sides 12 to 27 go to
-//! [`band`](super::band) (a band of middle columns fixed, its two sides joined: the fastest
+//! [`band`] (a band of middle columns fixed, its two sides joined: the fastest
 //! there); the others are counted here: one placement in about eight is searched (symmetry), by forward checking with
-//! fewest-open-row branching ([`forward`](super::forward)).
+//! fewest-open-row branching (`forward`).
 //!
 //! # Symmetry
 //! Every placement has one queen on each edge of the board (a corner queen on two). Reading

@@ -274,7 +274,7 @@ pub struct ListOptions {
 const FLUSH_AFTER: Duration = Duration::from_millis(50);
 
 /// Writes every placement of `problem` in lexicographic order (at most `options.limit`), each
-/// soon after it is found: `out` is flushed whenever what it holds is [`FLUSH_AFTER`] old.
+/// soon after it is found: `out` is flushed whenever what it holds is `FLUSH_AFTER` old.
 /// Returns how many were written.
 pub fn list<W: Write>(problem: &Problem, out: &mut W, options: &ListOptions) -> io::Result<u64> {
     list_until(problem, out, options, &Control::new()).map(|listed| listed.written)

@@ -305,7 +305,7 @@ const MAX_PROBLEMS: usize = 20;
 /// Reads the records of every input (`(name, reader)`; empty lines are skipped) and sums
 /// them. `Ok(Ok(merged))` when exactly the shards `0..K` of one count are there, once each,
 /// intact; `Ok(Err(problems))` naming each missing, repeated, foreign or corrupted record
-/// (at most [`MAX_PROBLEMS`] lines) otherwise; `Err` when an input is unreadable or a line is
+/// (at most `MAX_PROBLEMS` lines) otherwise; `Err` when an input is unreadable or a line is
 /// not a record.
 pub fn merge<R: Read>(
     inputs: impl IntoIterator<Item = (impl Into<String>, R)>,

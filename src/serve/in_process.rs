@@ -25,7 +25,7 @@ use hyper_util::service::TowerToHyperService;
 use super::config::{DEFAULT_PORT, Limits};
 use super::routes::router;
 
-/// The application and a runtime of its own. See the [module docs](self).
+/// The application and a runtime of its own. See the module docs.
 pub struct InProcess {
     runtime: tokio::runtime::Runtime,
     app: Router,

@@ -22,7 +22,7 @@ pub enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx512,
     /// AVX-512 with population counts: large lists are transposed into bit planes and
-    /// counted 512 pairs at a time ([`transposed`]); small ones as [`Kernel::Avx512`].
+    /// counted 512 pairs at a time (`transposed`); small ones as [`Kernel::Avx512`].
     #[cfg(target_arch = "x86_64")]
     Avx512Planes,
 }

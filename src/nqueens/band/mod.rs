@@ -7,7 +7,7 @@
 //! together with a west side and an east side, each one queen per column, on rows the band
 //! leaves free: the west on a set `R` of `s` of them, the east on the other `s`. The band's
 //! queens attack both sides, so each side is built with the band's queens on the board, once
-//! per configuration ([`side`]: inner columns searched and grouped by rows, the two outer
+//! per configuration (`side`: inner columns searched and grouped by rows, the two outer
 //! ones completed per row set). A west side and an east side can only attack each other along
 //! the `2s - 1` diagonals of each direction that cross both (less those the band's queens
 //! hold), so each side is summed up by its *footprint*, at most `4s - 2` bits, and the two
@@ -103,7 +103,7 @@ pub struct Config {
 
 impl Band {
     /// The band of `2k` middle columns of an even board (`2k + 1` of an odd one), if it has a
-    /// column and both sides keep between 2 and [`MAX_SIDE`] columns.
+    /// column and both sides keep between 2 and 10 columns.
     pub fn new(n: usize, k: usize) -> Option<Band> {
         if !(MIN_N..=MAX_N).contains(&n) {
             return None;
@@ -178,7 +178,7 @@ impl Band {
     }
 
     /// The number of configurations that stand for their orbits; `None` when `control` said
-    /// stop (it is asked every [`BATCH`] configurations: at `n = 27`, listing them all takes
+    /// stop (asked every 4,096 configurations: at `n = 27`, listing them all takes
     /// about two seconds).
     pub fn count_configs(&self, control: &Control) -> Option<u64> {
         let mut count = 0;
@@ -622,7 +622,7 @@ impl Plan {
 
     /// The plan of a count of `n` split into `shards`: the default band, narrowed (sides one
     /// column narrower at a time) while it has fewer than one configuration per
-    /// [`SHARDS_PER_CONFIG`] shards, unless one step more would pass [`MAX_CONFIGS`] in all.
+    /// [`SHARDS_PER_CONFIG`] shards, unless one step more would pass `MAX_CONFIGS` in all.
     /// `None` as for [`Plan::new`].
     pub fn for_shards(n: usize, shards: u64, control: &Control) -> Option<Plan> {
         let mut plan = Plan::new(n, control)?;
