@@ -88,7 +88,7 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
                 format: args.solve.format,
                 style: style(args.uva),
             };
-            queens::run(input.reader, out, options)
+            queens::run(input.reader, out, &options)
                 .map_err(|e| Failure::from_run(&input.name, e))?;
             Ok(Verdict::Done)
         }

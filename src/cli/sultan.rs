@@ -93,7 +93,10 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
         Some(Action::Check(c)) => kit::check(c, out, Box::new(sultan::check)),
         None => {
             let input = Input::open(args.solve.input.as_ref(), out)?;
-            sultan::run(input.reader, out, args.solve.format)
+            let options = sultan::Options {
+                format: args.solve.format,
+            };
+            sultan::run(input.reader, out, &options)
                 .map_err(|e| Failure::from_run(&input.name, e))?;
             Ok(Verdict::Done)
         }

@@ -77,7 +77,8 @@ pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
             let options = Options {
                 format: args.solve.format,
             };
-            tour::run(input.reader, out, options).map_err(|e| Failure::from_run(&input.name, e))?;
+            tour::run(input.reader, out, &options)
+                .map_err(|e| Failure::from_run(&input.name, e))?;
             Ok(Verdict::Done)
         }
     }

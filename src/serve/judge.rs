@@ -21,7 +21,7 @@ use super::handler::{Answer, GRACE, Payload, Shared, parse_all};
 use super::params::Params;
 use super::stream::{ChunkWriter, respond};
 use crate::error::RunError;
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::output::OutputFormat;
 use crate::{queens, showdown, sultan, tour};
 
@@ -92,31 +92,34 @@ impl Judge for Queens {
 
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
         parse_all(queens::Reader::new(Scanner::new(input)), |r| {
-            r.next_query().map(|q| q.is_some())
+            r.next_case().map(|q| q.is_some())
         })
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        queens::run(input, out, self.0)
+        queens::run(input, out, &self.0)
     }
 }
 
 /// `POST /api/sultan`.
-pub struct Sultan(OutputFormat);
+pub struct Sultan(sultan::Options);
 
 impl Judge for Sultan {
     fn options(_: &mut Params, format: OutputFormat, _: &Limits) -> Result<Sultan, ApiError> {
-        Ok(Sultan(format))
+        Ok(Sultan(sultan::Options {
+            format,
+            ..sultan::Options::default()
+        }))
     }
 
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
         parse_all(sultan::Reader::new(Scanner::new(input)), |r| {
-            r.next_board().map(|b| b.is_some())
+            r.next_case().map(|b| b.is_some())
         })
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        sultan::run(input, out, self.0)
+        sultan::run(input, out, &self.0)
     }
 }
 
@@ -133,12 +136,12 @@ impl Judge for Tour {
 
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
         parse_all(tour::Reader::new(Scanner::new(input)), |r| {
-            r.next_scenario().map(|s| s.is_some())
+            r.next_case().map(|s| s.is_some())
         })
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        tour::run(input, out, self.0)
+        tour::run(input, out, &self.0)
     }
 }
 

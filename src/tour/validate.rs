@@ -2,8 +2,8 @@
 
 use std::io::Read;
 
-use super::ROW_EXPECTED;
 use super::generator::STATEMENT_KNIGHTS;
+use super::reader::ROW_EXPECTED;
 use crate::core::CLASSIC;
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::input::PLAUSIBLE_COUNT;
