@@ -180,7 +180,7 @@ impl Judge for Showdown {
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
         let mut squares = 0u64;
         parse_all(showdown::Reader::new(Scanner::new(input)), |r| {
-            let next = r.next_instance()?;
+            let next = r.next_case()?;
             if let Some(instance) = &next {
                 squares += (instance.side() * instance.side()) as u64;
             }

@@ -19,7 +19,7 @@
 use crate::core::Square;
 use crate::core::pieces::PieceKind;
 
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// The border width: the longest leap of any piece.
 const PAD: usize = 2;

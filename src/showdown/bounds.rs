@@ -16,7 +16,7 @@
 use super::deadline::Deadline;
 
 use super::candidates::Candidates;
-use super::instance::{Instance, round_up_to};
+use super::{Instance, round_up_to};
 
 /// One (piece, square) column of the relaxation.
 #[derive(Clone, Debug)]

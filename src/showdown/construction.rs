@@ -16,7 +16,7 @@ use crate::core::pieces::PieceKind;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// Places pieces until every king is in check or no placement brings a king into check,
 /// each time the one with the lowest price per newly checked king. With `noise > 0` each ratio
@@ -630,6 +630,7 @@ pub fn fallback(instance: &Instance, candidates: &Candidates) -> Vec<Placement> 
 mod tests {
     use super::*;
     use crate::core::{Square, SquareSet};
+    use crate::input::CaseReader;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -753,7 +754,7 @@ mod tests {
             };
             generate(options, &mut text).unwrap();
             let mut reader = crate::showdown::Reader::new(Scanner::new(&text[..])).unwrap();
-            while let Some(instance) = reader.next_instance().unwrap() {
+            while let Some(instance) = reader.next_case().unwrap() {
                 let pieces = leap_answer(&instance).expect("every king has an empty neighbour");
                 assert!(verify(&instance, &pieces).is_ok(), "{}", reader.context());
             }

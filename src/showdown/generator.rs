@@ -14,7 +14,7 @@ use std::str::FromStr;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::instance::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+use super::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
 use crate::judge::{self, Rng, span};
 
 /// The families of inputs the generator writes (a command-line value).
@@ -58,7 +58,7 @@ pub enum Costs {
     Random,
 }
 
-pub use super::instance::{STATEMENT_SIDES, STATEMENT_TESTS};
+pub use super::{STATEMENT_SIDES, STATEMENT_TESTS};
 
 /// The number of kings of a [`Kind::Sparse`] board, fewest and most.
 pub const SPARSE_KINGS: (usize, usize) = (1, 3);

@@ -38,7 +38,7 @@ use crate::core::{Square, SquareSet};
 
 use super::board::Board;
 use super::candidates::Candidates;
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// One column (variable) of the model.
 #[derive(Clone, Debug, PartialEq)]

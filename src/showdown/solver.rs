@@ -18,10 +18,10 @@ use super::candidates::Candidates;
 use super::construction::{complete_by_leaps, fallback, greedy, leap_answer, prune};
 use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
-use super::instance::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 use super::judge::verify;
 use super::local_search::{Limits, Search};
 use super::progress::Progress;
+use super::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 
 /// How much effort one test gets.
 #[derive(Copy, Clone, Debug)]

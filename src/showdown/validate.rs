@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use super::generator::{STATEMENT_SIDES, STATEMENT_TESTS};
-use super::instance::{MAX_COST, statement_sides};
+use super::{MAX_COST, statement_sides};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
 use crate::judge::strict::{Lines, Spacing};
 

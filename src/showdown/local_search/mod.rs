@@ -36,10 +36,10 @@ use rand::{Rng, RngExt};
 
 use crate::core::pieces::PieceKind;
 
+use super::Placement;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
-use super::instance::Placement;
 
 mod neighbourhood;
 

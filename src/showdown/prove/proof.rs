@@ -16,10 +16,10 @@ use crate::showdown::candidates::Candidates;
 use crate::showdown::construction::prune;
 use crate::showdown::deadline::Deadline;
 use crate::showdown::exhaustive;
-use crate::showdown::instance::{Answer, Instance, Placement};
 use crate::showdown::judge::verify;
 use crate::showdown::model::Model;
 use crate::showdown::solver::Solution;
+use crate::showdown::{Answer, Instance, Placement};
 
 /// How the MILP is set up.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
