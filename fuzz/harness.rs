@@ -50,7 +50,8 @@ pub fn solve(data: &[u8]) {
         _ => {
             let deadline = Instant::now() + Duration::from_millis(50);
             let control = nqueens::Control::with_deadline(deadline);
-            let _ = nqueens::run_best(input, &mut out, format, &control);
+            let options = nqueens::BestOptions { format };
+            let _ = nqueens::run_best_watched(input, &mut out, &options, &control);
         }
     }
 }
