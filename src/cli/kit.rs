@@ -22,17 +22,14 @@ pub trait Puzzle: Debug {
     /// The arguments of `<puzzle> check`; its doc comment is the subcommand's help.
     type Check: clap::Args + Debug;
 
-    /// What one test case of an input is called in `validate`'s verdict (`case`, `board`...).
-    const CASE: &'static str;
+    /// The strict validator of `<puzzle> validate`.
+    const VALIDATOR: Validator;
 
     /// Solves the input.
     fn solve(args: Self::Solve, out: &mut Output) -> Result<Verdict, Failure>;
 
     /// Writes a generated input.
     fn generate(args: Self::Gen, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure>;
-
-    /// The strict validator: the count of test cases of a valid input.
-    fn validate(input: Box<dyn Read>) -> Result<u64, InputError>;
 
     /// Judges an output and prints the verdict.
     fn check(args: Self::Check, out: &mut Output) -> Result<Verdict, Failure>;
@@ -66,10 +63,18 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
             P::generate(g, &mut WriteProgress::new(out))?;
             Ok(Verdict::Done)
         }
-        Some(Kit::Validate(v)) => validate(v, out, P::validate, P::CASE),
+        Some(Kit::Validate(v)) => validate(v, out, &P::VALIDATOR),
         Some(Kit::Check(c)) => P::check(c, out),
         None => P::solve(args.solve, out),
     }
+}
+
+/// A puzzle's strict validator and what it counts.
+pub struct Validator {
+    /// What one test case of an input is called in the verdict (`case`, `board`, ...).
+    pub case: &'static str,
+    /// The validator: the number of test cases of a valid input.
+    pub validate: fn(Box<dyn Read>) -> Result<u64, InputError>,
 }
 
 /// The generators' seed: `--seed`.
@@ -104,17 +109,16 @@ fn say(out: &mut Output, text: &str) -> Result<(), Failure> {
 }
 
 /// Runs a validator and prints its verdict: `valid: ...` (exit 0) or `invalid: <place>: ...`
-/// (exit 1). `noun` names what the validator counts.
+/// (exit 1).
 fn validate(
     args: ValidateArgs,
     out: &mut Output,
-    validator: impl FnOnce(Box<dyn Read>) -> Result<u64, InputError>,
-    noun: &str,
+    validator: &Validator,
 ) -> Result<Verdict, Failure> {
     let input = Input::open(args.input.as_ref(), out)?;
-    match validator(input.reader) {
+    match (validator.validate)(input.reader) {
         Ok(count) => {
-            say(out, &format!("valid: {}", plural(count, noun)))?;
+            say(out, &format!("valid: {}", plural(count, validator.case)))?;
             Ok(Verdict::Done)
         }
         Err(InputError::Parse(e)) => {

@@ -134,14 +134,14 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
-    /// Opens the input and answers it with `run` (a puzzle's `run` and its options).
+    /// Opens the input and answers it in the format asked for with `run` (a puzzle's `run`).
     fn run(
         &self,
         out: &mut io::Output,
-        run: impl FnOnce(Box<dyn Read>, &mut io::Output) -> Result<(), RunError>,
+        run: impl FnOnce(Box<dyn Read>, &mut io::Output, OutputFormat) -> Result<(), RunError>,
     ) -> Result<Verdict, Failure> {
         let input = io::Input::open(self.input.as_ref(), out)?;
-        run(input.reader, out).map_err(|e| Failure::from_run(&input.name, e))?;
+        run(input.reader, out, self.format).map_err(|e| Failure::from_run(&input.name, e))?;
         Ok(Verdict::Done)
     }
 }

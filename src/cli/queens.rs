@@ -1,15 +1,12 @@
 //! `chess-puzzles queens`: solve, generate, validate, check.
 
-use std::io::Read;
-
-use chess_puzzles::error::InputError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
 
 use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed};
+use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
 
 /// The arguments of `chess-puzzles queens`.
@@ -61,7 +58,10 @@ impl Puzzle for Queens {
     type Gen = GenArgs;
     type Check = Check;
 
-    const CASE: &'static str = "case";
+    const VALIDATOR: Validator = Validator {
+        case: "case",
+        validate: queens::validate::validate,
+    };
 
     fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         if args.uva && args.solve.format != OutputFormat::Judge {
@@ -70,12 +70,10 @@ impl Puzzle for Queens {
                 args.solve.format
             )));
         }
-        let options = Options {
-            format: args.solve.format,
-            style: style(args.uva),
-        };
-        args.solve
-            .run(out, |input, out| queens::run(input, out, &options))
+        let style = style(args.uva);
+        args.solve.run(out, |input, out, format| {
+            queens::run(input, out, &Options { format, style })
+        })
     }
 
     fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
@@ -85,10 +83,6 @@ impl Puzzle for Queens {
             kind: g.kind,
         };
         generator::generate(options, out).map_err(Failure::Output)
-    }
-
-    fn validate(input: Box<dyn Read>) -> Result<u64, InputError> {
-        queens::validate::validate(input)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {

@@ -1,10 +1,9 @@
 //! `chess-puzzles showdown`: solve, generate, validate, and `check` (the scoring judge).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use chess_puzzles::error::InputError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
 use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
@@ -15,7 +14,7 @@ use super::SolveArgs;
 use super::duration::TimeLimit;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
-use super::kit::{self, Puzzle, Seed};
+use super::kit::{self, Puzzle, Seed, Validator};
 use super::progress::{self, WriteProgress};
 
 /// The arguments of `chess-puzzles showdown`.
@@ -103,7 +102,10 @@ impl Puzzle for Showdown {
     type Gen = GenArgs;
     type Check = Check;
 
-    const CASE: &'static str = "test";
+    const VALIDATOR: Validator = Validator {
+        case: "test",
+        validate: showdown::validate::validate,
+    };
 
     fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         solve(args, out)
@@ -119,10 +121,6 @@ impl Puzzle for Showdown {
             kind: g.kind,
         };
         generator::generate(options, out).map_err(Failure::Output)
-    }
-
-    fn validate(input: Box<dyn Read>) -> Result<u64, InputError> {
-        showdown::validate::validate(input)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {

@@ -1,15 +1,12 @@
 //! `chess-puzzles sultan`: solve, generate, validate, check.
 
-use std::io::Read;
-
-use chess_puzzles::error::InputError;
 use chess_puzzles::judge::span;
 use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
 use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
 use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed};
+use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
 
 /// The arguments of `chess-puzzles sultan`.
@@ -67,13 +64,15 @@ impl Puzzle for Sultan {
     type Gen = GenArgs;
     type Check = Check;
 
-    const CASE: &'static str = "board";
+    const VALIDATOR: Validator = Validator {
+        case: "board",
+        validate: sultan::validate::validate,
+    };
 
     fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
-        let options = Options {
-            format: args.format,
-        };
-        args.run(out, |input, out| sultan::run(input, out, &options))
+        args.run(out, |input, out, format| {
+            sultan::run(input, out, &Options { format })
+        })
     }
 
     fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
@@ -94,10 +93,6 @@ impl Puzzle for Sultan {
             kind: g.kind,
         };
         generator::generate(options, out).map_err(Failure::Output)
-    }
-
-    fn validate(input: Box<dyn Read>) -> Result<u64, InputError> {
-        sultan::validate::validate(input)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {

@@ -1,14 +1,11 @@
 //! `chess-puzzles tour`: solve, generate, validate, check.
 
-use std::io::Read;
-
-use chess_puzzles::error::InputError;
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
 use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed};
+use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
 
 /// The arguments of `chess-puzzles tour`.
@@ -57,13 +54,15 @@ impl Puzzle for Tour {
     type Gen = GenArgs;
     type Check = Check;
 
-    const CASE: &'static str = "scenario";
+    const VALIDATOR: Validator = Validator {
+        case: "scenario",
+        validate: tour::validate::validate,
+    };
 
     fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
-        let options = Options {
-            format: args.format,
-        };
-        args.run(out, |input, out| tour::run(input, out, &options))
+        args.run(out, |input, out, format| {
+            tour::run(input, out, &Options { format })
+        })
     }
 
     fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
@@ -75,10 +74,6 @@ impl Puzzle for Tour {
             kind: g.kind,
         };
         generator::generate(options, out).map_err(Failure::Output)
-    }
-
-    fn validate(input: Box<dyn Read>) -> Result<u64, InputError> {
-        tour::validate::validate(input)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
