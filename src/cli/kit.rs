@@ -7,8 +7,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use chess_puzzles::error::{InputError, plural};
-use chess_puzzles::judge::CheckError;
-use chess_puzzles::judge::compare::{Accepted, Difference, Tolerance};
+use chess_puzzles::judge::compare::Tolerance;
+use chess_puzzles::judge::{CheckError, Checked};
 
 use super::io::{Failure, Input, Output, Verdict};
 use super::progress::WriteProgress;
@@ -133,14 +133,7 @@ fn validate(
 }
 
 /// A puzzle's exact checker: the test input, the output to judge, the tolerance.
-type Checker<'a> = Box<
-    dyn FnOnce(
-            Box<dyn Read>,
-            Box<dyn Read>,
-            Tolerance,
-        ) -> Result<Result<Accepted, Difference>, CheckError>
-        + 'a,
->;
+type Checker<'a> = Box<dyn FnOnce(Box<dyn Read>, Box<dyn Read>, Tolerance) -> Checked + 'a>;
 
 /// Runs a checker and prints its verdict: `accepted` (exit 0) or `wrong answer: ...` (exit 1).
 pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<Verdict, Failure> {

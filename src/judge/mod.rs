@@ -37,6 +37,10 @@ pub enum CheckError {
     Output(io::Error),
 }
 
+/// What a check of an output found: accepted, or where it first differs from the right answer;
+/// or why no verdict could be reached.
+pub type Checked = Result<Result<Accepted, Difference>, CheckError>;
+
 /// Judges `output` against the right answers to every case of `reader` in the judge's format,
 /// `solve` giving each case's answer (see [`compare`] for what each [`Tolerance`] forgives):
 /// the common `check` of the exact puzzles. Memory stays bounded whatever the sizes of the
@@ -46,7 +50,7 @@ pub fn check<C: CaseReader, A: CaseAnswer>(
     solve: impl FnMut(C::Case) -> A,
     output: impl Read,
     tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+) -> Checked {
     let answers = JudgeAnswers {
         reader,
         solve,

@@ -26,8 +26,8 @@ use crate::core::placements::is_non_attacking;
 use crate::core::{CLASSIC, Square};
 use crate::error::RunError;
 use crate::input::Scanner;
-use crate::judge::compare::{Accepted, Difference, Tolerance};
-use crate::judge::{self, CheckError};
+use crate::judge::compare::Tolerance;
+use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
 use crate::sample::Sample;
 
@@ -90,12 +90,7 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Resul
 ///     Tolerance::Exact).unwrap();
 /// assert!(verdict.is_ok());
 /// ```
-pub fn check(
-    input: impl Read,
-    output: impl Read,
-    style: Style,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+pub fn check(input: impl Read, output: impl Read, style: Style, tolerance: Tolerance) -> Checked {
     let reader = Reader::new(Scanner::new(input))?;
     let solver = Solver::new();
     judge::check(

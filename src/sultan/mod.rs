@@ -26,8 +26,8 @@ use crate::core::CLASSIC;
 use crate::core::placements::is_non_attacking;
 use crate::error::RunError;
 use crate::input::Scanner;
-use crate::judge::compare::{Accepted, Difference, Tolerance};
-use crate::judge::{self, CheckError};
+use crate::judge::compare::Tolerance;
+use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
 use crate::sample::Sample;
 
@@ -97,11 +97,7 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Resul
 /// assert!(check(SAMPLE.input.as_bytes(), "  260\n".as_bytes(), Tolerance::Exact).unwrap().is_ok());
 /// assert!(check(SAMPLE.input.as_bytes(), "260\n".as_bytes(), Tolerance::Lines).unwrap().is_err());
 /// ```
-pub fn check(
-    input: impl Read,
-    output: impl Read,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+pub fn check(input: impl Read, output: impl Read, tolerance: Tolerance) -> Checked {
     let reader = Reader::new(Scanner::new(input))?;
     let solver = Solver::new();
     judge::check(

@@ -30,8 +30,8 @@ use std::io::{Read, Write};
 use crate::core::{Bitboard, CLASSIC, Square};
 use crate::error::{InputError, RunError};
 use crate::input::Scanner;
-use crate::judge::compare::{Accepted, Difference, Tolerance};
-use crate::judge::{self, CheckError};
+use crate::judge::compare::Tolerance;
+use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
 use crate::sample::Sample;
 
@@ -300,11 +300,7 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Resul
 /// let diff = check(SAMPLE.input.as_bytes(), wrong.as_bytes(), Tolerance::Lines).unwrap().unwrap_err();
 /// assert_eq!(diff.position.line, 2);
 /// ```
-pub fn check(
-    input: impl Read,
-    output: impl Read,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+pub fn check(input: impl Read, output: impl Read, tolerance: Tolerance) -> Checked {
     let reader = Reader::new(Scanner::new(input))?;
     let mut solver = Solver::new();
     let solve = |scenario| Solved::new(&mut solver, scenario);
