@@ -638,36 +638,27 @@ mod tests {
     /// evaluated in full every round, the first with the lowest ratio kept.
     fn reference(board: &mut Board, candidates: &Candidates) -> bool {
         let mut tally = vec![0i32; board.king_count()];
-        let mut effect = Vec::new();
         let mut scratch = Vec::new();
         while board.unchecked() > 0 {
+            // Every empty (cell, kind) once, in the order the unchecked kings list them.
             let mut seen = std::collections::HashSet::new();
-            let mut best: Option<(f64, PieceKind, usize)> = None;
-            for k in 0..board.king_count() {
-                if board.checks(k) > 0 {
-                    continue;
-                }
-                for c in candidates.of_king(k) {
-                    let p = board.cell(c.square);
-                    if !board.is_empty(p) || !seen.insert((p, c.kind)) {
-                        continue;
-                    }
-                    effect.clear();
-                    board.effect_of_place(c.kind, p, &mut effect);
-                    let net = board.net_checked(&effect, &mut tally);
-                    if net <= 0 {
-                        continue;
-                    }
-                    let ratio = f64::from(board.price(c.kind)) / f64::from(net);
-                    if best.is_none_or(|(r, _, _)| ratio < r) {
-                        best = Some((ratio, c.kind, p));
-                    }
-                }
-            }
-            match best {
-                Some((_, kind, p)) => board.place(kind, p, &mut scratch),
-                None => return false,
-            }
+            let options: Vec<(usize, PieceKind)> = (0..board.king_count())
+                .filter(|&k| board.checks(k) == 0)
+                .flat_map(|k| candidates.of_king(k))
+                .map(|c| (board.cell(c.square), c.kind))
+                .filter(|&(p, kind)| board.is_empty(p) && seen.insert((p, kind)))
+                .collect();
+            let ratios = options.into_iter().filter_map(|(p, kind)| {
+                let mut effect = Vec::new();
+                board.effect_of_place(kind, p, &mut effect);
+                let net = board.net_checked(&effect, &mut tally);
+                (net > 0).then(|| (f64::from(board.price(kind)) / f64::from(net), kind, p))
+            });
+            // `min_by` keeps the first of equal ratios.
+            let Some((_, kind, p)) = ratios.min_by(|a, b| a.0.total_cmp(&b.0)) else {
+                return false;
+            };
+            board.place(kind, p, &mut scratch);
         }
         true
     }

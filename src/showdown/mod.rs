@@ -449,6 +449,19 @@ pub fn run_watched<R: Read, W: Write>(
 mod tests {
     use super::*;
 
+    /// The kings of a board drawn as rows of `#` (a king) and `_` (an empty square).
+    pub(crate) fn kings_drawn(rows: &[&str]) -> SquareSet {
+        let mut kings = SquareSet::new(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == '#' {
+                    kings.insert(Square::new(r as u8, c as u8));
+                }
+            }
+        }
+        kings
+    }
+
     #[test]
     fn piece_numbers_round_trip() {
         for kind in PieceKind::ALL {
