@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::core::{Diagram, Square, diagram};
-use crate::output::{CaseAnswer, OutputFormat};
+use crate::output::{self, CaseAnswer, OutputFormat};
 
 use super::Problem;
 use super::best::{Best, Weights};
@@ -110,26 +110,39 @@ pub fn write_count<W: Write>(
     count: u128,
     format: OutputFormat,
 ) -> io::Result<()> {
-    match format {
-        OutputFormat::Judge => writeln!(out, "{count}"),
-        OutputFormat::Board => {
-            let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
-            writeln!(out, "{}", heading(problem, &what))?;
-            // A board is drawn only to show the given queens: an empty one says nothing.
-            if problem.given().is_empty() {
-                Ok(())
-            } else {
-                write!(out, "{}", diagram(problem.n(), None, problem.given()))
-            }
+    output::write_case(out, format, 1, &Counted { problem, count })
+}
+
+/// The number of placements of a problem: the number alone, the heading with the given queens
+/// drawn, or JSON.
+struct Counted<'a> {
+    problem: &'a Problem,
+    count: u128,
+}
+
+impl CaseAnswer for Counted<'_> {
+    type Json = JsonCount;
+
+    fn write_judge<W: Write + ?Sized>(&self, out: &mut W, _: u64) -> io::Result<()> {
+        writeln!(out, "{}", self.count)
+    }
+
+    fn board(&self, _: u64) -> String {
+        let (problem, count) = (self.problem, self.count);
+        let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
+        let mut text = format!("{}\n", heading(problem, &what));
+        // A board is drawn only to show the given queens: an empty one says nothing.
+        if !problem.given().is_empty() {
+            text.push_str(&diagram(problem.n(), None, problem.given()).to_string());
         }
-        OutputFormat::Json => {
-            let case = JsonCount {
-                n: problem.n(),
-                given: given_1_based(problem),
-                count,
-            };
-            serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
-            out.write_all(b"\n")
+        text
+    }
+
+    fn json(&self, _: u64) -> JsonCount {
+        JsonCount {
+            n: self.problem.n(),
+            given: given_1_based(self.problem),
+            count: self.count,
         }
     }
 }
