@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use chess_puzzles::output::OutputFormat;
+use chess_puzzles::input::CaseReader;
 use chess_puzzles::{queens, sultan};
 
 /// SplitMix64, so the inputs are the same on every run.
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(200_000));
     // Checked once, then timed writing to a sink (as to a fast pipe).
     let mut out = Vec::new();
-    queens::run(input.as_bytes(), &mut out, queens::Options::default()).unwrap();
+    queens::run(input.as_bytes(), &mut out, &queens::Options::default()).unwrap();
     // Each case has the two heading lines and 4 to 18 placements of 24 bytes.
     assert!(out.len() > 200_000 * (42 + 4 * 24));
     assert_eq!(out.iter().filter(|&&b| b == b'S').count(), 200_000);
@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion) {
             queens::run(
                 input.as_bytes(),
                 &mut std::io::sink(),
-                queens::Options::default(),
+                &queens::Options::default(),
             )
         })
     });
@@ -67,15 +67,16 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Bytes(input.len() as u64));
     let mut out = Vec::new();
-    sultan::run(input.as_bytes(), &mut out, OutputFormat::Judge).unwrap();
+    let options = sultan::Options::default();
+    sultan::run(input.as_bytes(), &mut out, &options).unwrap();
     assert_eq!(out.len(), 100_000 * 6);
     group.bench_function("100k boards", |b| {
-        b.iter(|| sultan::run(input.as_bytes(), &mut std::io::sink(), OutputFormat::Judge))
+        b.iter(|| sultan::run(input.as_bytes(), &mut std::io::sink(), &options))
     });
     // The first board's score, checked against the plain scorer.
     let mut reader =
         sultan::Reader::new(chess_puzzles::input::Scanner::new(input.as_bytes())).unwrap();
-    let board = reader.next_board().unwrap().unwrap();
+    let board = reader.next_case().unwrap().unwrap();
     assert_eq!(solver.best_score(&board), solver.best(&board).score);
     group.finish();
 }

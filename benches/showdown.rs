@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use chess_puzzles::input::Scanner;
+use chess_puzzles::input::{CaseReader, Scanner};
 use chess_puzzles::showdown::board::Board;
 use chess_puzzles::showdown::bounds::Relaxation;
 use chess_puzzles::showdown::candidates::Candidates;
@@ -21,7 +21,7 @@ fn instance() -> Instance {
     let text = include_str!("showdown/set/set1_02.in");
     let mut reader = Reader::new(Scanner::new(text.as_bytes())).expect("benchmark file");
     let mut best: Option<Instance> = None;
-    while let Some(i) = reader.next_instance().expect("benchmark file") {
+    while let Some(i) = reader.next_case().expect("benchmark file") {
         if best.as_ref().is_none_or(|b| i.side() > b.side()) {
             best = Some(i);
         }
@@ -34,7 +34,7 @@ fn dense_test(text: &str, number: usize) -> Instance {
     let mut reader = Reader::new(Scanner::new(text.as_bytes())).expect("benchmark file");
     let mut found = None;
     for _ in 0..number {
-        found = reader.next_instance().expect("benchmark file");
+        found = reader.next_case().expect("benchmark file");
     }
     found.expect("a test")
 }

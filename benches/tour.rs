@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("tour: 100 random scenarios, 14 knights", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(4096);
-            tour::run(black_box(input.as_bytes()), &mut out, Options::default())
+            tour::run(black_box(input.as_bytes()), &mut out, &Options::default())
                 .expect("valid input");
             out
         })

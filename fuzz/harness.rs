@@ -36,13 +36,13 @@ pub fn solve(data: &[u8]) {
                 format,
                 ..Default::default()
             };
-            let _ = queens::run(input, &mut out, options);
+            let _ = queens::run(input, &mut out, &options);
         }
         1 => {
-            let _ = sultan::run(input, &mut out, format);
+            let _ = sultan::run(input, &mut out, &sultan::Options { format });
         }
         2 => {
-            let _ = tour::run(input, &mut out, tour::Options { format });
+            let _ = tour::run(input, &mut out, &tour::Options { format });
         }
         3 => {
             let _ = showdown::run(input, &mut out, &showdown_options(format));
@@ -50,7 +50,8 @@ pub fn solve(data: &[u8]) {
         _ => {
             let deadline = Instant::now() + Duration::from_millis(50);
             let control = nqueens::Control::with_deadline(deadline);
-            let _ = nqueens::run_best(input, &mut out, format, &control);
+            let options = nqueens::BestOptions { format };
+            let _ = nqueens::run_best_watched(input, &mut out, &options, &control);
         }
     }
 }
@@ -65,13 +66,13 @@ pub fn validate(data: &[u8]) {
     let answered = match pick % 4 {
         0 => queens::validate::validate(input)
             .ok()
-            .map(|_| queens::run(input, &mut out, queens::Options::default()).is_ok()),
+            .map(|_| queens::run(input, &mut out, &queens::Options::default()).is_ok()),
         1 => sultan::validate::validate(input)
             .ok()
-            .map(|_| sultan::run(input, &mut out, OutputFormat::Judge).is_ok()),
+            .map(|_| sultan::run(input, &mut out, &sultan::Options::default()).is_ok()),
         2 => tour::validate::validate(input)
             .ok()
-            .map(|_| tour::run(input, &mut out, tour::Options::default()).is_ok()),
+            .map(|_| tour::run(input, &mut out, &tour::Options::default()).is_ok()),
         _ => showdown::validate::validate(input).ok().map(|_| {
             showdown::run(input, &mut out, &showdown_options(OutputFormat::Judge)).is_ok()
         }),
@@ -255,14 +256,19 @@ pub fn serve(data: &[u8]) {
                     format: OutputFormat::Json,
                     ..Default::default()
                 };
-                queens::run(&body[..], &mut out, options)
+                queens::run(&body[..], &mut out, &options)
             }
-            1 => sultan::run(&body[..], &mut out, OutputFormat::Json),
+            1 => {
+                let options = sultan::Options {
+                    format: OutputFormat::Json,
+                };
+                sultan::run(&body[..], &mut out, &options)
+            }
             _ => {
                 let options = tour::Options {
                     format: OutputFormat::Json,
                 };
-                tour::run(&body[..], &mut out, options)
+                tour::run(&body[..], &mut out, &options)
             }
         };
         match ran {

@@ -480,6 +480,18 @@ impl Cases {
     }
 }
 
+/// The test cases of a judge input, read one at a time: what every puzzle's `Reader` is
+/// (its `reader.rs`). [`output::write_cases`](crate::output::write_cases) answers them and
+/// [`judge::check`](crate::judge::check) judges answers to them.
+pub trait CaseReader {
+    /// One test case as read.
+    type Case;
+
+    /// The next case, or `None` after the last one (which also checks that nothing follows
+    /// it).
+    fn next_case(&mut self) -> Result<Option<Self::Case>, InputError>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

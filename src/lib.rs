@@ -3,15 +3,21 @@
 //! The map:
 //! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
 //!   queen placements ([`core::placements`]) and text diagrams ([`core::Diagram`]).
-//! - [`input`] and [`error`]: streaming, located parsing of judge inputs.
+//! - [`input`] and [`error`]: streaming, located parsing of judge inputs; every puzzle's reader
+//!   hands out its test cases through [`input::CaseReader`].
+//! - [`output`]: the three forms of an answer (the judge's bytes, boards for people, JSON for
+//!   programs), written the same way for every puzzle by [`output::write_case`] from the
+//!   puzzle's [`output::CaseAnswer`].
 //! - [`judge`]: what problem setters need around every puzzle: strict line reading for
-//!   validators, output comparison for checkers, seeded random numbers for generators.
+//!   validators, output comparison for checkers ([`judge::check`]), seeded random numbers and
+//!   option ranges for generators.
 //! - One module per puzzle, each owning its input type, judge format and solver:
 //!   [`queens`] (8 Queens Chess Problem, UVa 750), [`sultan`] (The Sultan's Successors,
 //!   UVa 167), [`showdown`] (Chess Variants Showdown, SPOJ CHE, an optimiser), [`tour`]
 //!   (Traveling Queen, POJ 2919).
 //! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
 //!   weights.
+//! - [`sample`]: the statements' samples, embedded.
 //! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
 //!   API, answering with the same bytes as the command line.
 //!
@@ -21,15 +27,38 @@
 //! library alone depends on it with `default-features = false` and gets none of them:
 //! `cargo build --lib --no-default-features`.
 //!
-//! Every puzzle module has a `run` function that answers a whole judge input:
+//! # One layout for every puzzle
+//!
+//! Every puzzle module has the same files, and [`nqueens`] has them for its judge-style
+//! `best` input:
+//! - `mod.rs`: the instance type (what one test case is: a given queen, a weighted
+//!   [`sultan::Board`], a [`tour::Scenario`], a [`showdown::Instance`]), the puzzle's
+//!   `Options`, which have at least the output `format`, and `run`, which answers a whole judge
+//!   input, case by case:
+//!   `pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError>`.
+//!   The puzzles with one right answer have their `check` beside it.
+//! - `reader.rs`: the judge input, read one test case at a time (`Reader`, an
+//!   [`input::CaseReader`]).
+//! - `writer.rs`: the answers, one `Solved` per test case (an [`output::CaseAnswer`]): the
+//!   judge's format, the board drawn for people, the JSON object.
+//! - The search, in files named for what it does, its main type re-exported as `Solver`:
+//!   [`queens::lookup`] (the 92 placements looked up), [`sultan::score`] (every placement
+//!   scored), [`tour::layered_bfs`]; showdown's optimiser ([`showdown::solver`]) over its greedy
+//!   [`showdown::construction`], [`showdown::local_search`], [`showdown::bounds`] and
+//!   [`showdown::exhaustive`]; `nqueens`' branch and bound in [`nqueens::best`].
+//! - `generator.rs`: random and edge-case inputs, the same for the same seed.
+//! - `validate.rs`: the strict validator of the statement's layout and limits.
+//!
+//! Entry points beyond `run` are named after it: showdown's `run_with_progress` and
+//! `run_watched`, nqueens' `run_best` and `run_best_watched` (`_watched`: with the state that
+//! another thread watches or uses to stop the run, telling how the run ended).
 //!
 //! ```
-//! use chess_puzzles::output::OutputFormat;
+//! use chess_puzzles::sultan::{self, Options};
 //!
 //! let board: String = (1..=64).map(|w| format!("{w} ")).collect();
 //! let mut out = Vec::new();
-//! chess_puzzles::sultan::run(format!("1\n{board}").as_bytes(), &mut out, OutputFormat::Judge)
-//!     .unwrap();
+//! sultan::run(format!("1\n{board}").as_bytes(), &mut out, &Options::default()).unwrap();
 //! assert_eq!(String::from_utf8(out).unwrap(), "  260\n");
 //! ```
 

@@ -1,6 +1,16 @@
 //! How answers are written: the judge's bytes, diagrams for people, or JSON for programs.
+//!
+//! Every puzzle's `writer.rs` says how one case's answer looks in each form (a
+//! [`CaseAnswer`]); [`write_case`] writes it in the form asked for, the same way for every
+//! puzzle, and [`write_cases`] answers a whole input case by case.
 
 use std::fmt;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::error::RunError;
+use crate::input::CaseReader;
 
 /// The form of a command's answers (a command-line value: `judge`, `board`, `json`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
@@ -41,6 +51,60 @@ impl fmt::Display for OutputFormat {
             OutputFormat::Json => "json",
         })
     }
+}
+
+/// One test case's answer in each [`OutputFormat`]: what a puzzle's `writer.rs` defines and
+/// [`write_case`] writes.
+pub trait CaseAnswer {
+    /// The case for programs (one line of `--format json`).
+    type Json: Serialize;
+
+    /// Writes case `case` (from 1) in the judge's format, with whatever separates it from the
+    /// case before.
+    fn write_judge<W: Write + ?Sized>(&self, out: &mut W, case: u64) -> io::Result<()>;
+
+    /// Case `case` (from 1) drawn for people, without the empty line between cases.
+    fn board(&self, case: u64) -> String;
+
+    /// Case `case` (from 1) for programs.
+    fn json(&self, case: u64) -> Self::Json;
+}
+
+/// Writes case `case` (from 1) in `format`: the judge's bytes; the drawing, after an empty
+/// line from the second case on; or one line of JSON.
+pub fn write_case<W: Write + ?Sized>(
+    out: &mut W,
+    format: OutputFormat,
+    case: u64,
+    answer: &impl CaseAnswer,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Judge => answer.write_judge(out, case),
+        OutputFormat::Board => {
+            let separator = if case > 1 { "\n" } else { "" };
+            write!(out, "{separator}{}", answer.board(case))
+        }
+        OutputFormat::Json => {
+            serde_json::to_writer(&mut *out, &answer.json(case)).map_err(io::Error::from)?;
+            out.write_all(b"\n")
+        }
+    }
+}
+
+/// Answers every case of `reader` on `out` in `format`, each as soon as it is read: `solve`
+/// turns a case into its answer.
+pub fn write_cases<C: CaseReader, A: CaseAnswer>(
+    mut reader: C,
+    out: &mut impl Write,
+    format: OutputFormat,
+    mut solve: impl FnMut(C::Case) -> A,
+) -> Result<(), RunError> {
+    let mut case = 0u64;
+    while let Some(read) = reader.next_case()? {
+        case += 1;
+        write_case(out, format, case, &solve(read)).map_err(RunError::Output)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

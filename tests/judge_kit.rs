@@ -42,7 +42,7 @@ proptest! {
         prop_assert_eq!(count, if kind == qgen::Kind::All { 64 } else { cases });
         for style in [Style::Statement, Style::Uva] {
             let mut answer = Vec::new();
-            queens::run(input.as_slice(), &mut answer, Options { format: OutputFormat::Judge, style }).unwrap();
+            queens::run(input.as_slice(), &mut answer, &Options { format: OutputFormat::Judge, style }).unwrap();
             let verdict = queens::check(input.as_slice(), answer.as_slice(), style, Tolerance::Exact).unwrap();
             prop_assert!(verdict.is_ok());
         }
@@ -54,7 +54,7 @@ proptest! {
         let input = sultan_input(seed, boards, lo, hi, kind);
         prop_assert_eq!(sultan::validate::validate(input.as_slice()).unwrap(), boards);
         let mut answer = Vec::new();
-        sultan::run(input.as_slice(), &mut answer, OutputFormat::Judge).unwrap();
+        sultan::run(input.as_slice(), &mut answer, &sultan::Options { format: OutputFormat::Judge }).unwrap();
         prop_assert!(sultan::check(input.as_slice(), answer.as_slice(), Tolerance::Exact).unwrap().is_ok());
     }
 

@@ -295,7 +295,7 @@ fn split_answers(output: &str, count: usize) -> Vec<Option<String>> {
 /// Solves the boards through the library's judge writer.
 fn solve_all(grids: &[Grid]) -> Vec<Option<String>> {
     let mut out = Vec::new();
-    tour::run(judge_input(grids).as_bytes(), &mut out, Options::default())
+    tour::run(judge_input(grids).as_bytes(), &mut out, &Options::default())
         .expect("the input is valid");
     split_answers(&String::from_utf8(out).expect("UTF-8"), grids.len())
 }

@@ -123,7 +123,7 @@ fn answers(input: &[u8]) -> Vec<Option<String>> {
     let judge = Options {
         format: OutputFormat::Judge,
     };
-    tour::run(input, &mut out, judge).unwrap();
+    tour::run(input, &mut out, &judge).unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.split('\n').collect();
     let count = (lines.len() - 1) / 3;
@@ -194,7 +194,7 @@ proptest! {
         let paths = answers(&input);
         assert_family(kind, knights, &grids, &paths);
         let mut answer = Vec::new();
-        tour::run(input.as_slice(), &mut answer, Options { format: OutputFormat::Judge }).unwrap();
+        tour::run(input.as_slice(), &mut answer, &Options { format: OutputFormat::Judge }).unwrap();
         let verdict = tour::check(input.as_slice(), answer.as_slice(), Tolerance::Exact).unwrap();
         prop_assert!(verdict.is_ok());
     }

@@ -48,7 +48,7 @@ const ENTRIES: &[Entry] = &[
                 format,
                 ..Default::default()
             };
-            queens::run(input, out, options)
+            queens::run(input, out, &options)
         },
     },
     Entry {
@@ -58,7 +58,7 @@ const ENTRIES: &[Entry] = &[
         summary: "the best 8-queens sum on a weighted board",
         sample: sultan::SAMPLE,
         judging: Judging::Exact,
-        solve: |input, out, format| sultan::run(input, out, format),
+        solve: |input, out, format| sultan::run(input, out, &sultan::Options { format }),
     },
     Entry {
         command: "showdown",
@@ -86,7 +86,7 @@ const ENTRIES: &[Entry] = &[
         summary: "the shortest queen tour past every knight to the bishop",
         sample: tour::SAMPLE,
         judging: Judging::Exact,
-        solve: |input, out, format| tour::run(input, out, tour::Options { format }),
+        solve: |input, out, format| tour::run(input, out, &tour::Options { format }),
     },
 ];
 

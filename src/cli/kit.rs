@@ -1,13 +1,89 @@
-//! The judge kit's shared command-line pieces: `validate` and `check` arguments and verdicts.
+//! A puzzle's command, defined once for every puzzle: solving its input, and the judge kit's
+//! subcommands `gen`, `validate` and `check` for problem setters. Each puzzle's file says what
+//! differs (its [`Puzzle`]): its options, its generator, validator and checker.
 
+use std::fmt::Debug;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use chess_puzzles::error::{InputError, plural};
-use chess_puzzles::judge::CheckError;
-use chess_puzzles::judge::compare::{Accepted, Difference, Tolerance};
+use chess_puzzles::judge::compare::Tolerance;
+use chess_puzzles::judge::{CheckError, Checked};
 
 use super::io::{Failure, Input, Output, Verdict};
+use super::progress::WriteProgress;
+
+/// What a puzzle's command needs of the puzzle: its arguments and the work behind them.
+pub trait Puzzle: Debug {
+    /// The arguments of solving (`chess-puzzles <puzzle> [INPUT]`).
+    type Solve: clap::Args + Debug;
+    /// The arguments of `<puzzle> gen`.
+    type Gen: clap::Args + Debug;
+    /// The arguments of `<puzzle> check`; its doc comment is the subcommand's help.
+    type Check: clap::Args + Debug;
+
+    /// The strict validator of `<puzzle> validate`.
+    const VALIDATOR: Validator;
+
+    /// Solves the input.
+    fn solve(args: Self::Solve, out: &mut Output) -> Result<Verdict, Failure>;
+
+    /// Writes a generated input.
+    fn generate(args: Self::Gen, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure>;
+
+    /// Judges an output and prints the verdict.
+    fn check(args: Self::Check, out: &mut Output) -> Result<Verdict, Failure>;
+}
+
+/// `chess-puzzles <puzzle>`: its input solved, or one of the kit's subcommands.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args<P: Puzzle> {
+    #[command(subcommand)]
+    kit: Option<Kit<P>>,
+    #[command(flatten)]
+    solve: P::Solve,
+}
+
+/// The judge kit of a puzzle.
+#[derive(Debug, clap::Subcommand)]
+enum Kit<P: Puzzle> {
+    /// Write a valid random or edge-case input (the same for the same seed and options).
+    Gen(P::Gen),
+    /// Check strictly that an input obeys the statement's layout and limits.
+    Validate(ValidateArgs),
+    // The help is the doc comment of `P::Check`, which says what the puzzle's check judges.
+    Check(P::Check),
+}
+
+/// Runs a puzzle's command.
+pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failure> {
+    match args.kit {
+        Some(Kit::Gen(g)) => {
+            P::generate(g, &mut WriteProgress::new(out))?;
+            Ok(Verdict::Done)
+        }
+        Some(Kit::Validate(v)) => validate(v, out, &P::VALIDATOR),
+        Some(Kit::Check(c)) => P::check(c, out),
+        None => P::solve(args.solve, out),
+    }
+}
+
+/// A puzzle's strict validator and what it counts.
+pub struct Validator {
+    /// What one test case of an input is called in the verdict (`case`, `board`, ...).
+    pub case: &'static str,
+    /// The validator: the number of test cases of a valid input.
+    pub validate: fn(Box<dyn Read>) -> Result<u64, InputError>,
+}
+
+/// The generators' seed: `--seed`.
+#[derive(Debug, clap::Args)]
+pub struct Seed {
+    /// The seed of the random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
 
 /// Arguments of `<puzzle> validate`.
 #[derive(Debug, clap::Args)]
@@ -16,7 +92,7 @@ pub struct ValidateArgs {
     input: Option<PathBuf>,
 }
 
-/// Arguments of `<puzzle> check`.
+/// Arguments of `<puzzle> check` for the puzzles with one right answer.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// The test input (`-` for standard input).
@@ -33,17 +109,16 @@ fn say(out: &mut Output, text: &str) -> Result<(), Failure> {
 }
 
 /// Runs a validator and prints its verdict: `valid: ...` (exit 0) or `invalid: <place>: ...`
-/// (exit 1). `noun` names what the validator counts.
-pub fn validate(
+/// (exit 1).
+fn validate(
     args: ValidateArgs,
     out: &mut Output,
-    validator: impl FnOnce(Box<dyn Read>) -> Result<u64, InputError>,
-    noun: &str,
+    validator: &Validator,
 ) -> Result<Verdict, Failure> {
     let input = Input::open(args.input.as_ref(), out)?;
-    match validator(input.reader) {
+    match (validator.validate)(input.reader) {
         Ok(count) => {
-            say(out, &format!("valid: {}", plural(count, noun)))?;
+            say(out, &format!("valid: {}", plural(count, validator.case)))?;
             Ok(Verdict::Done)
         }
         Err(InputError::Parse(e)) => {
@@ -58,24 +133,11 @@ pub fn validate(
 }
 
 /// A puzzle's exact checker: the test input, the output to judge, the tolerance.
-type Checker<'a> = Box<
-    dyn FnOnce(
-            Box<dyn Read>,
-            Box<dyn Read>,
-            Tolerance,
-        ) -> Result<Result<Accepted, Difference>, CheckError>
-        + 'a,
->;
+type Checker<'a> = Box<dyn FnOnce(Box<dyn Read>, Box<dyn Read>, Tolerance) -> Checked + 'a>;
 
 /// Runs a checker and prints its verdict: `accepted` (exit 0) or `wrong answer: ...` (exit 1).
 pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<Verdict, Failure> {
-    if args.input.as_os_str() == "-" && args.output.as_os_str() == "-" {
-        return Err(Failure::Usage(
-            "INPUT and OUTPUT cannot both be standard input".to_string(),
-        ));
-    }
-    let input = Input::open(Some(&args.input), out)?;
-    let output = Input::open(Some(&args.output), out)?;
+    let (input, output) = open_check(&args.input, &args.output, out)?;
     match checker(input.reader, output.reader, args.tolerance) {
         Ok(Ok(accepted)) => {
             say(
@@ -88,14 +150,36 @@ pub fn check(args: CheckArgs, out: &mut Output, checker: Checker<'_>) -> Result<
             say(out, &format!("wrong answer: {}:{difference}", output.name))?;
             Ok(Verdict::Rejected)
         }
-        Err(CheckError::Input(error)) => Err(Failure::Input {
-            name: input.name,
-            error,
-        }),
-        Err(CheckError::Output(e)) => Err(Failure::Input {
-            name: output.name,
+        Err(error) => Err(check_failure(error, input.name, output.name)),
+    }
+}
+
+/// The test input and the output to judge of a `check`, opened; they cannot both be standard
+/// input.
+pub fn open_check(
+    input: &PathBuf,
+    output: &PathBuf,
+    out: &mut Output,
+) -> Result<(Input, Input), Failure> {
+    if input.as_os_str() == "-" && output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "INPUT and OUTPUT cannot both be standard input".to_string(),
+        ));
+    }
+    let input = Input::open(Some(input), out)?;
+    let output = Input::open(Some(output), out)?;
+    Ok((input, output))
+}
+
+/// Why a checker could not judge, named after the input (`input`) or the output (`output`) that
+/// failed.
+pub fn check_failure(error: CheckError, input: String, output: String) -> Failure {
+    match error {
+        CheckError::Input(error) => Failure::Input { name: input, error },
+        CheckError::Output(e) => Failure::Input {
+            name: output,
             error: InputError::Io(e),
-        }),
-        Err(other) => Err(Failure::Usage(other.to_string())),
+        },
+        other => Failure::Usage(other.to_string()),
     }
 }

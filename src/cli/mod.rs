@@ -17,11 +17,12 @@ mod showdown;
 mod sultan;
 mod tour;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use chess_puzzles::error::RunError;
 use chess_puzzles::output::OutputFormat;
 
 pub use io::{Failure, Verdict};
@@ -124,7 +125,7 @@ enum Command {
 
 /// The input and output options shared by the solving commands.
 #[derive(Debug, Args)]
-struct SolveArgs {
+pub struct SolveArgs {
     /// The input: a path, or standard input when absent or `-`.
     input: Option<PathBuf>,
     /// How to write the answers (`judge`: the judge's bytes, plain text where there is no judge).
@@ -132,14 +133,27 @@ struct SolveArgs {
     format: OutputFormat,
 }
 
+impl SolveArgs {
+    /// Opens the input and answers it in the format asked for with `run` (a puzzle's `run`).
+    fn run(
+        &self,
+        out: &mut io::Output,
+        run: impl FnOnce(Box<dyn Read>, &mut io::Output, OutputFormat) -> Result<(), RunError>,
+    ) -> Result<Verdict, Failure> {
+        let input = io::Input::open(self.input.as_ref(), out)?;
+        run(input.reader, out, self.format).map_err(|e| Failure::from_run(&input.name, e))?;
+        Ok(Verdict::Done)
+    }
+}
+
 /// Runs the command and flushes its output.
 pub fn run(cli: Cli) -> Result<Verdict, Failure> {
     let mut out = io::Output::stdout();
     let verdict = match cli.command {
-        Command::Queens(args) => queens::run(args, &mut out),
-        Command::Sultan(args) => sultan::run(args, &mut out),
-        Command::Showdown(args) => showdown::run(args, &mut out),
-        Command::Tour(args) => tour::run(args, &mut out),
+        Command::Queens(args) => kit::run(args, &mut out),
+        Command::Sultan(args) => kit::run(args, &mut out),
+        Command::Showdown(args) => kit::run(args, &mut out),
+        Command::Tour(args) => kit::run(args, &mut out),
         Command::Nqueens(args) => nqueens::run(args, &mut out),
         Command::Demo => demo::run(&mut out),
         #[cfg(feature = "serve")]

@@ -10,7 +10,7 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use chess_puzzles::nqueens::shard::{self, Spec};
-use chess_puzzles::nqueens::{self, Control, Fix, ListOptions, Problem};
+use chess_puzzles::nqueens::{self, BestOptions, Control, Fix, ListOptions, Problem};
 
 use super::SolveArgs;
 use super::duration::TimeLimit;
@@ -150,7 +150,9 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let started = Instant::now();
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let input = Input::open(args.solve.input.as_ref(), out)?;
-    let format = args.solve.format;
+    let options = BestOptions {
+        format: args.solve.format,
+    };
     let mut writer = out.clone();
     let run = progress::with_bar(
         progress::QUIET_FOR,
@@ -163,7 +165,7 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
                 progress::human(started.elapsed())
             ));
         },
-        || nqueens::run_best(input.reader, &mut writer, format, &control),
+        || nqueens::run_best_watched(input.reader, &mut writer, &options, &control),
     )
     .map_err(|e| Failure::from_run(&input.name, e))?;
     let boards = |k: u64| format!("{k} board{}", if k == 1 { "" } else { "s" });

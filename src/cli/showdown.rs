@@ -4,10 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use chess_puzzles::error::InputError;
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::showdown::generator::{self, Costs, Densities, GenOptions, Kind, Sizes};
-use chess_puzzles::showdown::judge::{self, CheckError, Verdict as JudgeVerdict};
+use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
 use indicatif::ProgressBar;
 
@@ -15,14 +14,19 @@ use super::SolveArgs;
 use super::duration::TimeLimit;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
-use super::kit::{self, ValidateArgs};
+use super::kit::{self, Puzzle, Seed, Validator};
 use super::progress::{self, WriteProgress};
 
+/// The arguments of `chess-puzzles showdown`.
+pub type Args = kit::Args<Showdown>;
+
+/// Chess Variants Showdown as a command.
+#[derive(Debug)]
+pub struct Showdown;
+
+/// Solving: the input, the format, the optimiser's budget and the proof mode.
 #[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Option<Command>,
+pub struct Solve {
     #[command(flatten)]
     solve: SolveArgs,
     /// Seconds for the whole input, counted once it has been read, shared out among its tests;
@@ -57,28 +61,21 @@ pub struct Args {
     prove: super::prove::ProveArgs,
 }
 
-#[derive(Debug, clap::Subcommand)]
-enum Command {
-    /// Write a valid random or edge-case input (the same for the same seed and options).
-    Gen(GenArgs),
-    /// Check strictly that an input obeys the statement's layout and limits.
-    Validate(ValidateArgs),
-    /// Judges an answer file: verifies every test and prints its score (cost / n²) and the
-    /// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an INPUT that cannot be
-    /// read or parsed, or an OUTPUT that cannot be read.
-    Check {
-        /// The judge input (`-` for standard input).
-        input: PathBuf,
-        /// The answers to judge (`-` for standard input).
-        output: PathBuf,
-    },
+/// Judges an answer file: verifies every test and prints its score (cost / n²) and the
+/// total. Exit 0 all valid, 1 a wrong or malformed answer, 2 an INPUT that cannot be
+/// read or parsed, or an OUTPUT that cannot be read.
+#[derive(Debug, clap::Args)]
+pub struct Check {
+    /// The judge input (`-` for standard input).
+    input: PathBuf,
+    /// The answers to judge (`-` for standard input).
+    output: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
-struct GenArgs {
-    /// The seed of the random choices.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+pub struct GenArgs {
+    #[command(flatten)]
+    seed: Seed,
     /// How many test cases (ignored by the kind `largest`; the statement allows at most 15, more
     /// test solvers beyond it and fail `validate`).
     #[arg(long, value_name = "N", alias = "tests", default_value_t = generator::STATEMENT_TESTS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
@@ -100,26 +97,38 @@ struct GenArgs {
     kind: Kind,
 }
 
-pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
-    match args.command {
-        Some(Command::Check { input, output }) => return check(&input, &output, out),
-        Some(Command::Gen(g)) => {
-            let options = GenOptions {
-                seed: g.seed,
-                tests: g.cases,
-                sizes: g.size,
-                densities: g.density,
-                costs: g.costs,
-                kind: g.kind,
-            };
-            generator::generate(options, &mut WriteProgress::new(out)).map_err(Failure::Output)?;
-            return Ok(Verdict::Done);
-        }
-        Some(Command::Validate(v)) => {
-            return kit::validate(v, out, showdown::validate::validate, "test");
-        }
-        None => {}
+impl Puzzle for Showdown {
+    type Solve = Solve;
+    type Gen = GenArgs;
+    type Check = Check;
+
+    const VALIDATOR: Validator = Validator {
+        case: "test",
+        validate: showdown::validate::validate,
+    };
+
+    fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
+        solve(args, out)
     }
+
+    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+        let options = GenOptions {
+            seed: g.seed.seed,
+            tests: g.cases,
+            sizes: g.size,
+            densities: g.density,
+            costs: g.costs,
+            kind: g.kind,
+        };
+        generator::generate(options, out).map_err(Failure::Output)
+    }
+
+    fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
+        check(&c.input, &c.output, out)
+    }
+}
+
+fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
     if let Some(threads) = args.threads {
         // More threads than cores would only share them; the pool can be set once, here.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -219,29 +228,13 @@ fn draw(bar: &ProgressBar, now: &showdown::progress::Snapshot) {
 }
 
 fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict, Failure> {
-    if input.as_os_str() == "-" && output.as_os_str() == "-" {
-        return Err(Failure::Usage(
-            "INPUT and OUTPUT cannot both be standard input".to_string(),
-        ));
-    }
-    let input_file = Input::open(Some(input), out)?;
-    let output_file = Input::open(Some(output), out)?;
+    let (input_file, output_file) = kit::open_check(input, output, out)?;
     let (input_name, output_name) = (input_file.name, output_file.name);
     let mut lines = String::new();
     let report = judge::check(input_file.reader, output_file.reader, |case, score| {
         lines.push_str(&format!("test {case}: {score:.6}\n"));
     })
-    .map_err(|error| match error {
-        CheckError::Output(e) => Failure::Input {
-            name: output_name.clone(),
-            error: InputError::Io(e),
-        },
-        CheckError::Input(error) => Failure::Input {
-            name: input_name,
-            error,
-        },
-        other => Failure::Usage(other.to_string()),
-    })?;
+    .map_err(|error| kit::check_failure(error, input_name, output_name.clone()))?;
     let verdict = match &report.verdict {
         JudgeVerdict::Accepted => {
             lines.push_str(&format!("total: {:.6}\n", report.total));

@@ -1,40 +1,32 @@
 //! `chess-puzzles sultan`: solve, generate, validate, check.
 
-use clap::Subcommand;
-
 use chess_puzzles::judge::span;
 use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
-use chess_puzzles::sultan::{self, MAX_WEIGHT};
+use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
 use super::SolveArgs;
-use super::io::{Failure, Input, Output, Verdict};
-use super::kit::{self, CheckArgs, ValidateArgs};
+use super::io::{Failure, Output, Verdict};
+use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
 
+/// The arguments of `chess-puzzles sultan`.
+pub type Args = kit::Args<Sultan>;
+
+/// The Sultan's Successors as a command.
+#[derive(Debug)]
+pub struct Sultan;
+
+/// Judge an output against the right scores for an input.
 #[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true)]
-pub struct Args {
-    #[command(subcommand)]
-    action: Option<Action>,
+pub struct Check {
     #[command(flatten)]
-    solve: SolveArgs,
-}
-
-#[derive(Debug, Subcommand)]
-enum Action {
-    /// Write a valid random or edge-case input (the same for the same seed and options).
-    Gen(GenArgs),
-    /// Check strictly that an input obeys the statement's layout and limits.
-    Validate(ValidateArgs),
-    /// Judge an output against the right scores for an input.
-    Check(CheckArgs),
+    args: CheckArgs,
 }
 
 #[derive(Debug, clap::Args)]
-struct GenArgs {
-    /// The seed of the random choices.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+pub struct GenArgs {
+    #[command(flatten)]
+    seed: Seed,
     /// How many test cases, here boards (ignored by the kind `large`).
     #[arg(long, value_name = "N", alias = "boards", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     cases: u64,
@@ -67,35 +59,43 @@ fn weight_range(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
-pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
-    match args.action {
-        Some(Action::Gen(g)) => {
-            // Both old options are at most MAX_WEIGHT, which fits a u32.
-            let min_weight = g.min_weight.map_or(g.weights.0, |w| w as u32);
-            let max_weight = g.max_weight.map_or(g.weights.1, |w| w as u32);
-            if min_weight > max_weight {
-                return Err(Failure::Usage(format!(
-                    "the weights range from {min_weight} to {max_weight}: expected the smallest \
-                     weight at most the largest"
-                )));
-            }
-            let options = GenOptions {
-                seed: g.seed,
-                boards: g.cases,
-                min_weight,
-                max_weight,
-                kind: g.kind,
-            };
-            generator::generate(options, &mut WriteProgress::new(out)).map_err(Failure::Output)?;
-            Ok(Verdict::Done)
+impl Puzzle for Sultan {
+    type Solve = SolveArgs;
+    type Gen = GenArgs;
+    type Check = Check;
+
+    const VALIDATOR: Validator = Validator {
+        case: "board",
+        validate: sultan::validate::validate,
+    };
+
+    fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
+        args.run(out, |input, out, format| {
+            sultan::run(input, out, &Options { format })
+        })
+    }
+
+    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+        // Both old options are at most MAX_WEIGHT, which fits a u32.
+        let min_weight = g.min_weight.map_or(g.weights.0, |w| w as u32);
+        let max_weight = g.max_weight.map_or(g.weights.1, |w| w as u32);
+        if min_weight > max_weight {
+            return Err(Failure::Usage(format!(
+                "the weights range from {min_weight} to {max_weight}: expected the smallest \
+                 weight at most the largest"
+            )));
         }
-        Some(Action::Validate(v)) => kit::validate(v, out, sultan::validate::validate, "board"),
-        Some(Action::Check(c)) => kit::check(c, out, Box::new(sultan::check)),
-        None => {
-            let input = Input::open(args.solve.input.as_ref(), out)?;
-            sultan::run(input.reader, out, args.solve.format)
-                .map_err(|e| Failure::from_run(&input.name, e))?;
-            Ok(Verdict::Done)
-        }
+        let options = GenOptions {
+            seed: g.seed.seed,
+            boards: g.cases,
+            min_weight,
+            max_weight,
+            kind: g.kind,
+        };
+        generator::generate(options, out).map_err(Failure::Output)
+    }
+
+    fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
+        kit::check(c.args, out, Box::new(sultan::check))
     }
 }

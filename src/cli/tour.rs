@@ -1,39 +1,31 @@
 //! `chess-puzzles tour`: solve, generate, validate, check.
 
-use clap::Subcommand;
-
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
 use super::SolveArgs;
-use super::io::{Failure, Input, Output, Verdict};
-use super::kit::{self, CheckArgs, ValidateArgs};
+use super::io::{Failure, Output, Verdict};
+use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
 
+/// The arguments of `chess-puzzles tour`.
+pub type Args = kit::Args<Tour>;
+
+/// Traveling Queen as a command.
+#[derive(Debug)]
+pub struct Tour;
+
+/// Judge an output against the right answers for an input.
 #[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true)]
-pub struct Args {
-    #[command(subcommand)]
-    action: Option<Action>,
+pub struct Check {
     #[command(flatten)]
-    solve: SolveArgs,
-}
-
-#[derive(Debug, Subcommand)]
-enum Action {
-    /// Write a valid random or edge-case input (the same for the same seed and options).
-    Gen(GenArgs),
-    /// Check strictly that an input obeys the statement's layout and limits.
-    Validate(ValidateArgs),
-    /// Judge an output against the right answers for an input.
-    Check(CheckArgs),
+    args: CheckArgs,
 }
 
 #[derive(Debug, clap::Args)]
-struct GenArgs {
-    /// The seed of the random choices.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+pub struct GenArgs {
+    #[command(flatten)]
+    seed: Seed,
     /// How many test cases, here scenarios (ignored by the kind `large`).
     #[arg(long, value_name = "N", alias = "scenarios", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     cases: u64,
@@ -57,28 +49,34 @@ fn density(text: &str) -> Result<f64, String> {
     }
 }
 
-pub fn run(args: Args, out: &mut Output) -> Result<Verdict, Failure> {
-    match args.action {
-        Some(Action::Gen(g)) => {
-            let options = GenOptions {
-                seed: g.seed,
-                scenarios: g.cases,
-                knights: g.knights,
-                pawns: g.pawns,
-                kind: g.kind,
-            };
-            generator::generate(options, &mut WriteProgress::new(out)).map_err(Failure::Output)?;
-            Ok(Verdict::Done)
-        }
-        Some(Action::Validate(v)) => kit::validate(v, out, tour::validate::validate, "scenario"),
-        Some(Action::Check(c)) => kit::check(c, out, Box::new(tour::check)),
-        None => {
-            let input = Input::open(args.solve.input.as_ref(), out)?;
-            let options = Options {
-                format: args.solve.format,
-            };
-            tour::run(input.reader, out, options).map_err(|e| Failure::from_run(&input.name, e))?;
-            Ok(Verdict::Done)
-        }
+impl Puzzle for Tour {
+    type Solve = SolveArgs;
+    type Gen = GenArgs;
+    type Check = Check;
+
+    const VALIDATOR: Validator = Validator {
+        case: "scenario",
+        validate: tour::validate::validate,
+    };
+
+    fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
+        args.run(out, |input, out, format| {
+            tour::run(input, out, &Options { format })
+        })
+    }
+
+    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+        let options = GenOptions {
+            seed: g.seed.seed,
+            scenarios: g.cases,
+            knights: g.knights,
+            pawns: g.pawns,
+            kind: g.kind,
+        };
+        generator::generate(options, out).map_err(Failure::Output)
+    }
+
+    fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
+        kit::check(c.args, out, Box::new(tour::check))
     }
 }

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
-use super::square::Square;
+use super::square::{self, Square};
 
 /// The widest board a [`Bitboard`] covers.
 pub const SIDE: usize = 8;
@@ -145,18 +145,7 @@ const NEIGHBOURS: [Bitboard; 64] = {
 impl fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Bitboard(0x{:016x})", self.0)?;
-        for r in 0..8u8 {
-            for c in 0..8u8 {
-                let mark = if self.contains(Square::new(r, c)) {
-                    'x'
-                } else {
-                    '.'
-                };
-                write!(f, "{mark}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        square::write_marks(f, 8, |sq| self.contains(sq))
     }
 }
 

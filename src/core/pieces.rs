@@ -116,47 +116,20 @@ impl PieceKind {
 
     /// The capturing moves of the piece, as data.
     pub const fn movement(self) -> Movement {
-        match self {
-            PieceKind::Bishop => Movement {
-                leaps: &[],
-                slides: &DIAGONAL,
-                hops: &[],
-            },
-            PieceKind::Rook => Movement {
-                leaps: &[],
-                slides: &ORTHOGONAL,
-                hops: &[],
-            },
-            PieceKind::Knight => Movement {
-                leaps: &KNIGHT_JUMPS,
-                slides: &[],
-                hops: &[],
-            },
-            PieceKind::GoldGeneral => Movement {
-                leaps: &GOLD_STEPS,
-                slides: &[],
-                hops: &[],
-            },
-            PieceKind::SilverGeneral => Movement {
-                leaps: &SILVER_STEPS,
-                slides: &[],
-                hops: &[],
-            },
-            PieceKind::Horse => Movement {
-                leaps: &ORTHOGONAL,
-                slides: &DIAGONAL,
-                hops: &[],
-            },
-            PieceKind::Phoenix => Movement {
-                leaps: &PHOENIX_MOVES,
-                slides: &[],
-                hops: &[],
-            },
-            PieceKind::Cannon => Movement {
-                leaps: &[],
-                slides: &[],
-                hops: &ORTHOGONAL,
-            },
+        let (leaps, slides, hops): (&[Offset], &[Offset], &[Offset]) = match self {
+            PieceKind::Bishop => (&[], &DIAGONAL, &[]),
+            PieceKind::Rook => (&[], &ORTHOGONAL, &[]),
+            PieceKind::Knight => (&KNIGHT_JUMPS, &[], &[]),
+            PieceKind::GoldGeneral => (&GOLD_STEPS, &[], &[]),
+            PieceKind::SilverGeneral => (&SILVER_STEPS, &[], &[]),
+            PieceKind::Horse => (&ORTHOGONAL, &DIAGONAL, &[]),
+            PieceKind::Phoenix => (&PHOENIX_MOVES, &[], &[]),
+            PieceKind::Cannon => (&[], &[], &ORTHOGONAL),
+        };
+        Movement {
+            leaps,
+            slides,
+            hops,
         }
     }
 
@@ -384,179 +357,85 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn bishop_diagram() {
-        #[rustfmt::skip]
-        let board = [
-            "x....",
-            ".....",
-            "..*..",
-            ".x...",
-            ".....",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            "#...o",
-            ".o.o.",
-            "..*..",
-            ".#.o.",
-            "....o",
-        ];
-        assert_eq!(draw(PieceKind::Bishop, &board), expected);
-    }
+    /// Each piece on the `*` square of a small board: every row holds the board's row (`.`
+    /// empty, `x` a piece) and, after two spaces, what [`draw`] must make of it.
+    #[rustfmt::skip]
+    const DIAGRAMS: &[(PieceKind, &[&str])] = &[
+        (PieceKind::Bishop, &[
+            "x....  #...o",
+            ".....  .o.o.",
+            "..*..  ..*..",
+            ".x...  .#.o.",
+            ".....  ....o",
+        ]),
+        (PieceKind::Rook, &[
+            "..x..  ..#..",
+            ".....  ..o..",
+            "x.*.x  #o*o#",
+            ".....  ..o..",
+            "..x..  ..#..",
+        ]),
+        // The knight jumps over everything.
+        (PieceKind::Knight, &[
+            ".x...  .#.o.",
+            "xxxx.  #xxxo",
+            "xx*xx  xx*xx",
+            ".xxx.  oxxxo",
+            "x....  xo.o.",
+        ]),
+        // The generals' forward is up.
+        (PieceKind::GoldGeneral, &[
+            ".....  .....",
+            ".....  .ooo.",
+            "..*..  .o*o.",
+            ".....  ..o..",
+            ".....  .....",
+        ]),
+        (PieceKind::SilverGeneral, &[
+            ".....  .....",
+            ".....  .ooo.",
+            "..*..  ..*..",
+            ".....  .o.o.",
+            ".....  .....",
+        ]),
+        // The horse is a bishop plus orthogonal steps.
+        (PieceKind::Horse, &[
+            ".....  ....o",
+            ".x...  .#oo.",
+            "..*x.  .o*#.",
+            ".....  .ooo.",
+            "x....  #...o",
+        ]),
+        // The phoenix leaps two squares diagonally.
+        (PieceKind::Phoenix, &[
+            "x....  #...o",
+            ".x.x.  .xox.",
+            "..*..  .o*o.",
+            ".x.x.  .xox.",
+            "x...x  #...#",
+        ]),
+        // The cannon needs exactly one screen. Up: screen on row 2, target on row 1. Left:
+        // screen at column 1, nothing behind. Right: screen at column 5, then an empty square
+        // and a target, both capturable. Down: screen on row 6, the empty square behind it
+        // could be captured.
+        (PieceKind::Cannon, &[
+            "..x....  ..#....",
+            "..x....  ..x....",
+            ".......  .......",
+            "x.*.x.x  x.*.xo#",
+            ".......  .......",
+            "..x....  ..x....",
+            ".......  ..o....",
+        ]),
+    ];
 
     #[test]
-    fn rook_diagram() {
-        #[rustfmt::skip]
-        let board = [
-            "..x..",
-            ".....",
-            "x.*.x",
-            ".....",
-            "..x..",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            "..#..",
-            "..o..",
-            "#o*o#",
-            "..o..",
-            "..#..",
-        ];
-        assert_eq!(draw(PieceKind::Rook, &board), expected);
-    }
-
-    #[test]
-    fn knight_diagram_jumps_over_everything() {
-        #[rustfmt::skip]
-        let board = [
-            ".x...",
-            "xxxx.",
-            "xx*xx",
-            ".xxx.",
-            "x....",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            ".#.o.",
-            "#xxxo",
-            "xx*xx",
-            "oxxxo",
-            "xo.o.",
-        ];
-        assert_eq!(draw(PieceKind::Knight, &board), expected);
-    }
-
-    #[test]
-    fn gold_general_diagram_forward_is_up() {
-        #[rustfmt::skip]
-        let board = [
-            ".....",
-            ".....",
-            "..*..",
-            ".....",
-            ".....",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            ".....",
-            ".ooo.",
-            ".o*o.",
-            "..o..",
-            ".....",
-        ];
-        assert_eq!(draw(PieceKind::GoldGeneral, &board), expected);
-    }
-
-    #[test]
-    fn silver_general_diagram_forward_is_up() {
-        #[rustfmt::skip]
-        let board = [
-            ".....",
-            ".....",
-            "..*..",
-            ".....",
-            ".....",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            ".....",
-            ".ooo.",
-            "..*..",
-            ".o.o.",
-            ".....",
-        ];
-        assert_eq!(draw(PieceKind::SilverGeneral, &board), expected);
-    }
-
-    #[test]
-    fn horse_diagram_is_a_bishop_plus_orthogonal_steps() {
-        #[rustfmt::skip]
-        let board = [
-            ".....",
-            ".x...",
-            "..*x.",
-            ".....",
-            "x....",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            "....o",
-            ".#oo.",
-            ".o*#.",
-            ".ooo.",
-            "#...o",
-        ];
-        assert_eq!(draw(PieceKind::Horse, &board), expected);
-    }
-
-    #[test]
-    fn phoenix_diagram_leaps_two_diagonally() {
-        #[rustfmt::skip]
-        let board = [
-            "x....",
-            ".x.x.",
-            "..*..",
-            ".x.x.",
-            "x...x",
-        ];
-        #[rustfmt::skip]
-        let expected = [
-            "#...o",
-            ".xox.",
-            ".o*o.",
-            ".xox.",
-            "#...#",
-        ];
-        assert_eq!(draw(PieceKind::Phoenix, &board), expected);
-    }
-
-    #[test]
-    fn cannon_diagram_needs_exactly_one_screen() {
-        #[rustfmt::skip]
-        let board = [
-            "..x....",
-            "..x....",
-            ".......",
-            "x.*.x.x",
-            ".......",
-            "..x....",
-            ".......",
-        ];
-        // Up: screen on row 2, target on row 1. Left: screen at column 1, nothing behind.
-        // Right: screen at column 5, then an empty square and a target, both capturable.
-        // Down: screen on row 6, the empty square behind it could be captured.
-        #[rustfmt::skip]
-        let expected = [
-            "..#....",
-            "..x....",
-            ".......",
-            "x.*.xo#",
-            ".......",
-            "..x....",
-            "..o....",
-        ];
-        assert_eq!(draw(PieceKind::Cannon, &board), expected);
+    fn every_piece_captures_as_drawn() {
+        for &(kind, rows) in DIAGRAMS {
+            let (board, expected): (Vec<&str>, Vec<&str>) =
+                rows.iter().filter_map(|row| row.split_once("  ")).unzip();
+            assert_eq!(draw(kind, &board), expected, "{kind:?}");
+        }
     }
 
     #[test]

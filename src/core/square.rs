@@ -69,6 +69,27 @@ impl fmt::Display for Square {
     }
 }
 
+/// Writes the squares of a board of side `n` row by row, `x` where `holds` and `.` elsewhere:
+/// how the sets of squares show themselves to `{:?}`.
+pub(crate) fn write_marks(
+    f: &mut fmt::Formatter<'_>,
+    n: usize,
+    holds: impl Fn(Square) -> bool,
+) -> fmt::Result {
+    for r in 0..n {
+        for c in 0..n {
+            let mark = if holds(Square::new(r as u8, c as u8)) {
+                'x'
+            } else {
+                '.'
+            };
+            write!(f, "{mark}")?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@
 
 use std::fmt;
 
-use super::square::Square;
+use super::square::{self, Square};
 
 /// A set of squares of a board of side `n`. See the [module docs](self).
 #[derive(Clone, Eq, PartialEq, Hash, Default)]
@@ -166,18 +166,7 @@ impl FromIterator<Square> for SquareSet {
 impl fmt::Debug for SquareSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "SquareSet({}x{})", self.side, self.side)?;
-        for r in 0..self.side {
-            for c in 0..self.side {
-                let mark = if self.contains(Square::new(r as u8, c as u8)) {
-                    'x'
-                } else {
-                    '.'
-                };
-                write!(f, "{mark}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        square::write_marks(f, self.side, |sq| self.contains(sq))
     }
 }
 

@@ -25,7 +25,7 @@
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::CheckError;
+use super::{CheckError, Checked};
 use crate::error::{InputError, Position, describe_token};
 
 /// Which differences are forgiven (a command-line value). See the [module docs](self).
@@ -425,22 +425,14 @@ impl<R: Read> Found<R> {
 }
 
 /// Compares `found` with the right answer `expected`, held in memory.
-pub fn compare(
-    expected: &[u8],
-    found: impl Read,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+pub fn compare(expected: &[u8], found: impl Read, tolerance: Tolerance) -> Checked {
     compare_answers(expected, found, tolerance)
 }
 
 /// Compares `found` with the right answers that `answers` gives case by case, in bounded
 /// memory. After a difference the rest of the input is still read (without answering it), so
 /// that a malformed input is an error whatever the output holds.
-pub fn compare_answers(
-    answers: impl Answers,
-    found: impl Read,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+pub fn compare_answers(answers: impl Answers, found: impl Read, tolerance: Tolerance) -> Checked {
     let mut expected = ExpectedLines::new(answers);
     let mut found = Found::new(found, tolerance != Tolerance::Exact).map_err(CheckError::Output)?;
     let verdict = match tolerance {

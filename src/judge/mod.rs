@@ -12,6 +12,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::InputError;
+use crate::input::CaseReader;
+use crate::output::CaseAnswer;
 use compare::{Accepted, Answers, Difference, Tolerance};
 
 /// The generators' random numbers: ChaCha8 seeded from a 64-bit seed, the same on every machine
@@ -35,13 +37,49 @@ pub enum CheckError {
     Output(io::Error),
 }
 
-/// Judges `output` against the right answers that `answers` gives case by case (see
-/// [`compare`] for what each [`Tolerance`] forgives): the common `check` of the exact puzzles.
-/// Memory stays bounded whatever the sizes of the input and the output.
-pub fn check(
-    answers: impl Answers,
+/// What a check of an output found: accepted, or where it first differs from the right answer;
+/// or why no verdict could be reached.
+pub type Checked = Result<Result<Accepted, Difference>, CheckError>;
+
+/// Judges `output` against the right answers to every case of `reader` in the judge's format,
+/// `solve` giving each case's answer (see [`compare`] for what each [`Tolerance`] forgives):
+/// the common `check` of the exact puzzles. Memory stays bounded whatever the sizes of the
+/// input and the output.
+pub fn check<C: CaseReader, A: CaseAnswer>(
+    reader: C,
+    solve: impl FnMut(C::Case) -> A,
     output: impl Read,
     tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
+) -> Checked {
+    let answers = JudgeAnswers {
+        reader,
+        solve,
+        case: 0,
+    };
     compare::compare_answers(answers, output, tolerance)
+}
+
+/// The right answers to an input, case by case, for [`check`].
+struct JudgeAnswers<C, F> {
+    reader: C,
+    solve: F,
+    case: u64,
+}
+
+impl<C: CaseReader, A: CaseAnswer, F: FnMut(C::Case) -> A> Answers for JudgeAnswers<C, F> {
+    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
+        let Some(read) = self.reader.next_case()? else {
+            return Ok(false);
+        };
+        self.case += 1;
+        // Writing to memory cannot fail.
+        let _ = (self.solve)(read).write_judge(out, self.case);
+        Ok(true)
+    }
+
+    /// Reads the rest of the cases without solving them.
+    fn skip_rest(&mut self) -> Result<(), InputError> {
+        while self.reader.next_case()?.is_some() {}
+        Ok(())
+    }
 }

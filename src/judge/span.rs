@@ -1,4 +1,5 @@
-//! The ranges of generator options, written `A` or `A-B` on the command line.
+//! The ranges of generator options, written `A` or `A-B` on the command line: [`Span`], within
+//! the limits a generator sets for each option ([`Limits`]).
 //!
 //! ```
 //! use chess_puzzles::judge::span::{parse, whole_number};
@@ -10,6 +11,7 @@
 //! ```
 
 use std::fmt;
+use std::str::FromStr;
 
 /// `A-B` or `A` (meaning `A-A`), each end read by `number`; `None` when an end is not
 /// understood. The order of the ends is the caller's to check.
@@ -40,4 +42,95 @@ impl<T: fmt::Display + PartialEq> fmt::Display for Shown<T> {
             write!(f, "{}-{}", self.0, self.1)
         }
     }
+}
+
+/// What the ranges of one generator option may hold: a [`Span`] of `Self` is a range of it.
+pub trait Limits {
+    /// The option's values.
+    type Value: Copy + PartialOrd + fmt::Display + fmt::Debug;
+    /// The smallest and the largest value allowed.
+    const ALLOWED: (Self::Value, Self::Value);
+    /// The range taken when none is given.
+    const DEFAULT: (Self::Value, Self::Value);
+
+    /// Reads one end of a range, `None` when it is not a value.
+    fn value(text: &str) -> Option<Self::Value>;
+
+    /// What a range must be, for the error about one that is not (`a density from 0 to 1 or a
+    /// range A-B with A <= B`).
+    fn expected() -> String;
+}
+
+/// A range of an option, both ends included, within [`Limits::ALLOWED`] of `L`. Written `V`
+/// or `A-B` on the command line.
+///
+/// ```
+/// use chess_puzzles::tour::generator::Knights;
+///
+/// let k: Knights = "2-14".parse().unwrap();
+/// assert_eq!((k.min(), k.max()), (2, 14));
+/// assert_eq!(k.to_string(), "2-14");
+/// assert_eq!("5".parse::<Knights>().unwrap(), Knights::new(5, 5).unwrap());
+/// assert!("9-3".parse::<Knights>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Span<L: Limits> {
+    min: L::Value,
+    max: L::Value,
+}
+
+impl<L: Limits> Span<L> {
+    /// The range `min..=max`; `None` when it is empty or leaves [`Limits::ALLOWED`].
+    pub fn new(min: L::Value, max: L::Value) -> Option<Span<L>> {
+        let (lo, hi) = L::ALLOWED;
+        (lo <= min && min <= max && max <= hi).then_some(Span { min, max })
+    }
+
+    /// The low end.
+    pub fn min(self) -> L::Value {
+        self.min
+    }
+
+    /// The high end.
+    pub fn max(self) -> L::Value {
+        self.max
+    }
+}
+
+impl<L: Limits> Default for Span<L> {
+    /// [`Limits::DEFAULT`].
+    fn default() -> Self {
+        let (min, max) = L::DEFAULT;
+        Span { min, max }
+    }
+}
+
+impl<L: Limits> fmt::Display for Span<L> {
+    /// As it is read: `A` when both ends are equal, else `A-B`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Shown(self.min, self.max).fmt(f)
+    }
+}
+
+impl<L: Limits> FromStr for Span<L> {
+    type Err = SpanError;
+
+    fn from_str(text: &str) -> Result<Span<L>, SpanError> {
+        parse(text, L::value)
+            .and_then(|(a, b)| Span::new(a, b))
+            .ok_or_else(|| SpanError {
+                expected: L::expected(),
+                found: text.to_string(),
+            })
+    }
+}
+
+/// Why a range was not understood.
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[error("expected {expected}, found '{found}'")]
+pub struct SpanError {
+    /// What the range must be.
+    pub expected: String,
+    /// What was given.
+    pub found: String,
 }

@@ -20,6 +20,7 @@
 use std::io::{BufRead, BufReader, Read};
 
 use crate::error::{InputError, ParseError, ParseErrorKind, Position, describe_token, plural};
+use crate::input::PLAUSIBLE_COUNT;
 
 /// The longest line accepted, in bytes. Only its first `MAX_LINE` bytes are kept: the layout
 /// of what they hold is checked first, so a line too long is reported at its first wrong
@@ -48,6 +49,13 @@ pub struct Field<'a> {
     pub lo: u64,
     /// The largest value allowed.
     pub hi: u64,
+}
+
+impl<'a> Field<'a> {
+    /// A field called `what` in errors, holding `lo..=hi`.
+    pub const fn new(what: &'a str, lo: u64, hi: u64) -> Field<'a> {
+        Field { what, lo, hi }
+    }
 }
 
 /// One line, without its `\n`.
@@ -135,7 +143,7 @@ impl Line<'_> {
     /// ```
     /// use chess_puzzles::judge::strict::{Field, Lines, Spacing};
     ///
-    /// let fields = [Field { what: "a row 1..8", lo: 1, hi: 8 }, Field { what: "a column 1..8", lo: 1, hi: 8 }];
+    /// let fields = [Field::new("a row 1..8", 1, 8), Field::new("a column 1..8", 1, 8)];
     /// let mut lines = Lines::new("1\t1\n11 1\n".as_bytes());
     /// let err = lines.expect("a square").unwrap().fields(&fields, Spacing::Single).unwrap_err();
     /// assert_eq!(err.to_string(), "1:2: expected a single space, found '\\t'");
@@ -433,6 +441,24 @@ impl<R: Read> Lines<R> {
         }
     }
 
+    /// The first line, holding the number of test cases alone, 1 to `most`; `what` names it
+    /// (`the number of boards`). Errors give the range: `1..15`, or `1 or more` when `most` is
+    /// [`PLAUSIBLE_COUNT`] (the statement sets no limit).
+    pub fn expect_count(&mut self, what: &str, most: u64) -> Result<u64, InputError> {
+        let expected = if most == PLAUSIBLE_COUNT {
+            format!("{what} (1 or more)")
+        } else {
+            format!("{what}, 1..{most}")
+        };
+        let line = self.expect_first(what)?;
+        Ok(line.numbers(1, 1, most, &expected, Spacing::Single)?[0])
+    }
+
+    /// [`Lines::expect_end`] after the last of `total` test cases, each called a `case`.
+    pub fn expect_end_after(&mut self, total: u64, case: &str) -> Result<(), InputError> {
+        self.expect_end(&format!("the end of input after {}", plural(total, case)))
+    }
+
     /// Succeeds only at the end of input, after a last line that ended with `\n`.
     pub fn expect_end(&mut self, what: &str) -> Result<(), InputError> {
         match self.next_line()? {
@@ -618,16 +644,8 @@ mod tests {
     #[test]
     fn the_first_wrong_byte_is_reported() {
         let fields = [
-            Field {
-                what: "a row 1..8",
-                lo: 1,
-                hi: 8,
-            },
-            Field {
-                what: "a column 1..8",
-                lo: 1,
-                hi: 8,
-            },
+            Field::new("a row 1..8", 1, 8),
+            Field::new("a column 1..8", 1, 8),
         ];
         let first_error = |text: &str| -> String {
             let mut lines = Lines::new(text.as_bytes());

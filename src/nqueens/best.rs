@@ -494,6 +494,14 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// The sum of the weights under a placement (the rows of the queens of each column).
+    fn sum(board: &Weights, placement: &[u8]) -> u64 {
+        let weights = placement.iter().enumerate();
+        weights
+            .map(|(c, &r)| u64::from(board.get(usize::from(r), c)))
+            .sum()
+    }
+
     #[test]
     fn matches_brute_force_on_small_boards() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -502,27 +510,13 @@ mod tests {
             let top = [2u32, 10, 100, 1 << 20][rng.random_range(0..4)];
             let w: Vec<u32> = (0..n * n).map(|_| rng.random_range(0..top)).collect();
             let board = Weights::new(n, w).unwrap();
-            let expected = placements::all(n)
-                .iter()
-                .map(|p| {
-                    p.iter()
-                        .enumerate()
-                        .map(|(c, &r)| u64::from(board.get(usize::from(r), c)))
-                        .sum::<u64>()
-                })
-                .max()
-                .unwrap();
+            let expected = placements::all(n).iter().map(|p| sum(&board, p)).max();
+            let expected = expected.unwrap();
             let best = solve(&board, &Control::new()).unwrap();
             assert!(best.proven);
             assert_eq!(best.score, expected);
             assert!(placements::is_non_attacking(&best.placement));
-            let score: u64 = best
-                .placement
-                .iter()
-                .enumerate()
-                .map(|(c, &r)| u64::from(board.get(usize::from(r), c)))
-                .sum();
-            assert_eq!(score, expected);
+            assert_eq!(sum(&board, &best.placement), expected);
         }
     }
 
@@ -571,12 +565,6 @@ mod tests {
         let best = solve(&board, &control).unwrap();
         assert!(!best.proven);
         assert!(placements::is_non_attacking(&best.placement));
-        let score: u64 = best
-            .placement
-            .iter()
-            .enumerate()
-            .map(|(c, &r)| u64::from(board.get(usize::from(r), c)))
-            .sum();
-        assert_eq!(score, best.score);
+        assert_eq!(sum(&board, &best.placement), best.score);
     }
 }

@@ -9,7 +9,10 @@
 //!   searched by symmetry), [`completion`] otherwise; the searches by forward checking with
 //!   fewest-open-row branching; in parallel on rayon, stoppable via [`Control`]. An empty
 //!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
-//! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound.
+//! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound;
+//!   [`run_best`] answers an input of weighted boards, as the puzzles' `run` do.
+//! - As in every puzzle module, [`reader`] reads that input and [`writer`] writes every answer
+//!   (a listing, a count, the best boards) as plain text, boards or JSON.
 //!
 //! A placement is written as in UVa 750: the row (1-based) of the queen of each column, left
 //! to right.
@@ -31,7 +34,9 @@ pub mod completion;
 pub mod count_all;
 mod forward;
 pub mod hungarian;
+pub mod reader;
 pub mod shard;
+pub mod writer;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -40,15 +45,15 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
+use crate::core::Square;
 use crate::core::placements::{self, Constraints, Event};
-use crate::core::{Diagram, Square};
-use crate::error::{InputError, ParseError, ParseErrorKind, RunError};
-use crate::input::{Cases, Scanner, parse_digits};
-use crate::output::OutputFormat;
+use crate::error::RunError;
+use crate::input::{CaseReader, Scanner};
+use crate::output::{self, OutputFormat};
 
-use best::Weights;
+pub use reader::BestReader;
+pub use writer::write_count;
+use writer::{Listing, Solved};
 
 /// The largest board side of every `nqueens` command.
 pub const MAX_N: usize = placements::MAX_N;
@@ -309,7 +314,8 @@ pub fn list_until<W: Write>(
                 Event::Placement(rows) => {
                     written += 1;
                     line.clear();
-                    write_placement(&mut line, problem, written, rows, options.format)
+                    let listing = Listing::new(problem, rows);
+                    output::write_case(&mut line, options.format, written, &listing)
                         .and_then(|()| out.write_all(&line))
                 }
                 Event::Tick if control.should_stop() => {
@@ -344,216 +350,16 @@ pub fn list_until<W: Write>(
         return Err(e);
     }
     if options.format == OutputFormat::Board && written == 0 && !stopped {
-        writeln!(out, "{}", heading(problem, "no placement"))?;
+        writeln!(out, "{}", writer::heading(problem, "no placement"))?;
     }
     out.flush()?;
     Ok(Listed { written, stopped })
 }
 
-/// One placement in the chosen format (`number` counts from 1).
-fn write_placement(
-    out: &mut Vec<u8>,
-    problem: &Problem,
-    number: u64,
-    rows: &[u8],
-    format: OutputFormat,
-) -> io::Result<()> {
-    match format {
-        OutputFormat::Judge => {
-            for (c, &r) in rows.iter().enumerate() {
-                if c > 0 {
-                    out.push(b' ');
-                }
-                write!(out, "{}", u32::from(r) + 1)?;
-            }
-            out.push(b'\n');
-            Ok(())
-        }
-        OutputFormat::Board => {
-            let separator = if number > 1 { "\n" } else { "" };
-            let numbers: Vec<String> = rows
-                .iter()
-                .map(|r| (u32::from(*r) + 1).to_string())
-                .collect();
-            write!(
-                out,
-                "{separator}Placement {number}: {}\n{}",
-                numbers.join(" "),
-                diagram(problem.n(), Some(rows), problem.given())
-            )
-        }
-        OutputFormat::Json => {
-            let case = JsonPlacement {
-                n: problem.n(),
-                index: number,
-                rows: rows.iter().map(|&r| u32::from(r) + 1).collect(),
-            };
-            serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
-            out.push(b'\n');
-            Ok(())
-        }
-    }
-}
-
-/// Writes the count of `problem` in the chosen format.
-pub fn write_count<W: Write>(
-    out: &mut W,
-    problem: &Problem,
-    count: u128,
-    format: OutputFormat,
-) -> io::Result<()> {
-    match format {
-        OutputFormat::Judge => writeln!(out, "{count}"),
-        OutputFormat::Board => {
-            let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
-            writeln!(out, "{}", heading(problem, &what))?;
-            // A board is drawn only to show the given queens: an empty one says nothing.
-            if problem.given().is_empty() {
-                Ok(())
-            } else {
-                write!(out, "{}", diagram(problem.n(), None, problem.given()))
-            }
-        }
-        OutputFormat::Json => {
-            let case = JsonCount {
-                n: problem.n(),
-                given: given_1_based(problem),
-                count,
-            };
-            serde_json::to_writer(&mut *out, &case).map_err(io::Error::from)?;
-            out.write_all(b"\n")
-        }
-    }
-}
-
-/// `8x8 board, queens given at (1,1) (3,5): <what>`.
-fn heading(problem: &Problem, what: &str) -> String {
-    let n = problem.n();
-    if problem.given().is_empty() {
-        format!("{n}x{n} board, no queen given: {what}")
-    } else {
-        let given: Vec<String> = problem.given().iter().map(|s| s.to_string()).collect();
-        format!(
-            "{n}x{n} board, queens given at {} ({GIVEN_QUEEN}): {what}",
-            given.join(" ")
-        )
-    }
-}
-
-fn given_1_based(problem: &Problem) -> Vec<[u32; 2]> {
-    problem
-        .given()
-        .iter()
-        .map(|s| [u32::from(s.row) + 1, u32::from(s.col) + 1])
-        .collect()
-}
-
-/// The symbol of a given queen in diagrams.
-pub const GIVEN_QUEEN: &str = "♕";
-/// The symbol of the other queens in diagrams.
-pub const QUEEN: &str = "♛";
-
-/// An `n`x`n` diagram with the queens of `rows` (if any) and the `given` ones marked.
-pub fn diagram(n: usize, rows: Option<&[u8]>, given: &[Square]) -> Diagram {
-    let mut d = Diagram::new(n, n);
-    for (c, &r) in rows.unwrap_or(&[]).iter().enumerate() {
-        d.set(Square::new(r, c as u8), QUEEN);
-    }
-    for &s in given {
-        d.set(s, GIVEN_QUEEN);
-    }
-    d
-}
-
-/// One listed placement for programs (`--format json`, one object per line).
-#[derive(Debug, Serialize)]
-pub struct JsonPlacement {
-    /// The board side.
-    pub n: usize,
-    /// The placement's number in the listing, from 1.
-    pub index: u64,
-    /// The rows (1-based) of the queens of columns 1..n.
-    pub rows: Vec<u32>,
-}
-
-/// A count for programs (`--format json`).
-#[derive(Debug, Serialize)]
-pub struct JsonCount {
-    /// The board side.
-    pub n: usize,
-    /// The given queens as `[row, column]`, 1-based.
-    pub given: Vec<[u32; 2]>,
-    /// The number of placements.
-    pub count: u128,
-}
-
 /// The largest weight `nqueens best` reads.
 pub const MAX_WEIGHT: u64 = u32::MAX as u64;
 
-/// Reads the boards of `nqueens best`: the count k, then per board its side n and n rows of n
-/// weights.
-pub struct BestReader<R> {
-    scanner: Scanner<R>,
-    cases: Cases,
-}
-
-impl<R: Read> BestReader<R> {
-    /// Reads the count of boards.
-    pub fn new(mut scanner: Scanner<R>) -> Result<BestReader<R>, InputError> {
-        let cases = Cases::read(&mut scanner, "the number of boards", "board")?;
-        Ok(BestReader { scanner, cases })
-    }
-
-    /// The announced number of boards.
-    pub fn total(&self) -> u64 {
-        self.cases.total()
-    }
-
-    /// The next board, or `None` after the last one (which also checks that nothing follows).
-    pub fn next_board(&mut self) -> Result<Option<Weights>, InputError> {
-        if self.cases.next(&mut self.scanner)?.is_none() {
-            return Ok(None);
-        }
-        let context = self.cases.context();
-        let expected = format!("a board side 1..{MAX_N}");
-        let token = self
-            .scanner
-            .expect_token(&expected)
-            .map_err(|e| e.with_context(&context))?;
-        let side_position = token.position;
-        let n = match parse_digits(token.bytes) {
-            Some(n) if (1..=MAX_N as u64).contains(&n) => n as usize,
-            found => {
-                let kind = if found.is_some() || token.bytes.iter().all(u8::is_ascii_digit) {
-                    ParseErrorKind::OutOfRange
-                } else {
-                    ParseErrorKind::NotANumber
-                };
-                return Err(
-                    ParseError::new(token.position, kind, expected, token.describe())
-                        .with_context(&context)
-                        .into(),
-                );
-            }
-        };
-        let mut weights = Vec::with_capacity(n * n);
-        for row in 1..=n {
-            for _ in 0..n {
-                let w = self
-                    .scanner
-                    .next_u64("a weight 0..4294967295", 0, MAX_WEIGHT)
-                    .map_err(|e| e.with_context(format!("{context}, row {row}")))?;
-                weights.push(w as u32);
-            }
-        }
-        // The side was checked above and the weights counted.
-        Weights::new(n, weights).map(Some).map_err(|e| {
-            ParseError::new(side_position, ParseErrorKind::Invalid, e.to_string(), "").into()
-        })
-    }
-}
-
-/// How [`run_best`] ended: every board was answered.
+/// How [`run_best_watched`] ended: every board was answered.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct BestRun {
     /// Boards answered.
@@ -565,36 +371,61 @@ pub struct BestRun {
     pub impossible: u64,
 }
 
+/// How `chess-puzzles nqueens best` writes its answers.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
+pub struct BestOptions {
+    /// The best sums alone (plain text; there is no judge for nqueens), diagrams or JSON.
+    pub format: OutputFormat,
+}
+
 /// Answers every board of `input` on `out`, each as soon as it is solved (and flushed): the
 /// best sum alone on a line (`impossible` for sides 2 and 3, which have no placement), a
-/// diagram, or a JSON object. Reports the boards to `control` as parts of the work.
-///
-/// When `control` says stop (a time limit, Ctrl-C), the board being solved is answered with
-/// the best placement found so far, and every later board with the best of its first
-/// placements, at once: all are valid placements, not proven the best (`"proven": false` in
-/// JSON), and counted in [`BestRun::unproven`].
+/// diagram, or a JSON object.
 ///
 /// ```
-/// use chess_puzzles::nqueens::{run_best, BestRun, Control};
-/// use chess_puzzles::output::OutputFormat;
+/// use chess_puzzles::nqueens::{run_best, BestOptions};
 ///
 /// let board: String = (1..=64).map(|w| format!("{w} ")).collect();
 /// let mut out = Vec::new();
 /// let input = format!("3\n8 {board}\n1 7\n2 1 1 1 1");
-/// let run = run_best(input.as_bytes(), &mut out, OutputFormat::Judge, &Control::new()).unwrap();
-/// assert_eq!(run, BestRun { boards: 3, unproven: 0, impossible: 1 });
+/// run_best(input.as_bytes(), &mut out, &BestOptions::default()).unwrap();
 /// assert_eq!(out, b"260\n7\nimpossible\n");
 /// ```
 pub fn run_best<R: Read, W: Write>(
     input: R,
     out: &mut W,
-    format: OutputFormat,
+    options: &BestOptions,
+) -> Result<(), RunError> {
+    run_best_watched(input, out, options, &Control::new()).map(|_| ())
+}
+
+/// [`run_best`], stopped by `control` (a time limit, Ctrl-C) and reporting the boards to it as
+/// parts of the work (read them from another thread for a progress display), and telling how
+/// the run ended.
+///
+/// When `control` says stop, the board being solved is answered with the best placement found
+/// so far, and every later board with the best of its first placements, at once: all are valid
+/// placements, not proven the best (`"proven": false` in JSON), and counted in
+/// [`BestRun::unproven`].
+///
+/// ```
+/// use chess_puzzles::nqueens::{run_best_watched, BestOptions, BestRun, Control};
+///
+/// let mut out = Vec::new();
+/// let input = "2\n1 7\n2 1 1 1 1";
+/// let run = run_best_watched(input.as_bytes(), &mut out, &BestOptions::default(), &Control::new());
+/// assert_eq!(run.unwrap(), BestRun { boards: 2, unproven: 0, impossible: 1 });
+/// ```
+pub fn run_best_watched<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &BestOptions,
     control: &Control,
 ) -> Result<BestRun, RunError> {
     let mut reader = BestReader::new(Scanner::new(input))?;
     control.add_total(reader.total());
     let mut run = BestRun::default();
-    while let Some(board) = reader.next_board()? {
+    while let Some(board) = reader.next_case()? {
         let best = best::solve(&board, control);
         run.boards += 1;
         control.add_done(1);
@@ -603,88 +434,18 @@ pub fn run_best<R: Read, W: Write>(
             Some(b) if !b.proven => run.unproven += 1,
             Some(_) => {}
         }
-        let case = run.boards;
-        let written = match format {
-            OutputFormat::Judge => match &best {
-                Some(best) => writeln!(out, "{}", best.score),
-                None => writeln!(out, "impossible"),
-            },
-            OutputFormat::Board => {
-                let separator = if case > 1 { "\n" } else { "" };
-                write!(
-                    out,
-                    "{separator}{}",
-                    render_best(case, &board, best.as_ref())
-                )
-            }
-            OutputFormat::Json => {
-                let json = JsonBest {
-                    case,
-                    n: board.n(),
-                    score: best.as_ref().map(|b| b.score),
-                    rows: best
-                        .as_ref()
-                        .map(|b| b.placement.iter().map(|&r| u32::from(r) + 1).collect()),
-                    proven: best.as_ref().is_none_or(|b| b.proven),
-                };
-                serde_json::to_writer(&mut *out, &json)
-                    .map_err(io::Error::from)
-                    .and_then(|()| out.write_all(b"\n"))
-            }
-        };
-        written
+        let solved = Solved::new(&board, best.as_ref());
+        output::write_case(out, options.format, run.boards, &solved)
             .and_then(|()| out.flush())
             .map_err(RunError::Output)?;
     }
     Ok(run)
 }
 
-/// The board drawn with its weights, the queens of the best placement in brackets (`[34]`),
-/// and the sum spelled out, as `sultan` draws its boards; a best placement not proven (the
-/// search was stopped) says so; for a board without placement (`None`), the board and why.
-pub fn render_best(case: u64, board: &Weights, best: Option<&best::Best>) -> String {
-    let n = board.n();
-    let weight = |r: usize, c: usize| u64::from(board.get(r, c));
-    let Some(best) = best else {
-        let (d, _) = crate::core::diagram::weighted_placement(n, weight, &[]);
-        return format!(
-            "Board {case} ({n}x{n}): impossible: no {n} queens fit on a {n}x{n} board without \
-             attacking each other\n{d}"
-        );
-    };
-    let (d, terms) = crate::core::diagram::weighted_placement(n, weight, &best.placement);
-    let what = if best.proven {
-        "best score"
-    } else {
-        "best score found (stopped before the search ended: not proven the best)"
-    };
-    format!(
-        "Board {case} ({n}x{n}): {what} {}\n{d}{}\n",
-        crate::core::diagram::sum_spelled_out(best.score, &terms),
-        crate::core::diagram::WEIGHTED_LEGEND
-    )
-}
-
-/// One board's answer for programs (`--format json`).
-#[derive(Debug, Serialize)]
-pub struct JsonBest {
-    /// The board's number, from 1 (called `case` in every command's JSON).
-    pub case: u64,
-    /// Its side.
-    pub n: usize,
-    /// The best sum; `null` when no placement exists (sides 2 and 3).
-    pub score: Option<u64>,
-    /// A best placement: the rows (1-based) of the queens of columns 1..n; `null` when none
-    /// exists.
-    pub rows: Option<Vec<u32>>,
-    /// True when the score is proven the best (or the board proven impossible); false when
-    /// the search was stopped first (time limit, Ctrl-C) and this is the best found.
-    pub proven: bool,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nqueens::writer::{GIVEN_QUEEN, QUEEN};
 
     #[test]
     fn fixes_parse_and_refuse() {

@@ -60,19 +60,14 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
         .collect();
     let fewest = counts.iter().copied().min().unwrap_or(0);
     let most = counts.iter().copied().max().unwrap_or(0);
+    // The squares in exactly `wanted` placements.
+    let in_placements = |wanted: usize| -> Vec<Square> {
+        let matching = squares.iter().zip(&counts).filter(|&(_, &c)| c == wanted);
+        matching.map(|(&s, _)| s).collect()
+    };
     let pool: Vec<Square> = match options.kind {
-        Kind::Fewest => squares
-            .iter()
-            .zip(&counts)
-            .filter(|&(_, &c)| c == fewest)
-            .map(|(&s, _)| s)
-            .collect(),
-        Kind::Most => squares
-            .iter()
-            .zip(&counts)
-            .filter(|&(_, &c)| c == most)
-            .map(|(&s, _)| s)
-            .collect(),
+        Kind::Fewest => in_placements(fewest),
+        Kind::Most => in_placements(most),
         _ => squares.clone(),
     };
     let mut write = |count: u64, pick: &mut dyn FnMut(u64) -> Square| -> io::Result<()> {

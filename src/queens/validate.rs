@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use crate::error::{InputError, plural};
+use crate::error::InputError;
 use crate::input::PLAUSIBLE_COUNT;
 use crate::judge::strict::{Field, Lines, Spacing};
 
@@ -21,24 +21,10 @@ use crate::judge::strict::{Field, Lines, Spacing};
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect_first("the number of test cases")?.numbers(
-        1,
-        1,
-        PLAUSIBLE_COUNT,
-        "the number of test cases (1 or more)",
-        Spacing::Single,
-    )?[0];
+    let total = lines.expect_count("the number of test cases", PLAUSIBLE_COUNT)?;
     let square = [
-        Field {
-            what: "a row 1..8",
-            lo: 1,
-            hi: 8,
-        },
-        Field {
-            what: "a column 1..8",
-            lo: 1,
-            hi: 8,
-        },
+        Field::new("a row 1..8", 1, 8),
+        Field::new("a column 1..8", 1, 8),
     ];
     for case in 1..=total {
         let what = format!("case {case} of {total}: a row and a column 1..8");
@@ -47,6 +33,6 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
             .fields(&square, Spacing::Single)
             .map_err(|e| e.with_context(format!("case {case} of {total}")))?;
     }
-    lines.expect_end(&format!("the end of input after {}", plural(total, "case")))?;
+    lines.expect_end_after(total, "case")?;
     Ok(total)
 }

@@ -20,8 +20,8 @@ use super::error::ApiError;
 use super::handler::{Answer, GRACE, Payload, Shared, parse_all};
 use super::params::Params;
 use super::stream::{ChunkWriter, respond};
-use crate::error::RunError;
-use crate::input::Scanner;
+use crate::error::{InputError, RunError};
+use crate::input::{CaseReader, Scanner};
 use crate::output::OutputFormat;
 use crate::{queens, showdown, sultan, tour};
 
@@ -46,8 +46,13 @@ pub trait Judge: Sized + Send + 'static {
     }
 
     /// Parses the whole input (and refuses what the options cannot do on it), before anything
-    /// is written.
-    fn check(&self, input: &[u8]) -> Result<(), ApiError>;
+    /// is written. By default, reads every case with the puzzle's reader.
+    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
+        parse_all(Self::reader(input), |r| r.next_case().map(|c| c.is_some()))
+    }
+
+    /// The puzzle's reader of `input`, for [`Judge::check`].
+    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError>;
 
     /// Answers the input as the command line does.
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError>;
@@ -90,33 +95,32 @@ impl Judge for Queens {
         }))
     }
 
-    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
-        parse_all(queens::Reader::new(Scanner::new(input)), |r| {
-            r.next_query().map(|q| q.is_some())
-        })
+    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
+        queens::Reader::new(Scanner::new(input))
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        queens::run(input, out, self.0)
+        queens::run(input, out, &self.0)
     }
 }
 
 /// `POST /api/sultan`.
-pub struct Sultan(OutputFormat);
+pub struct Sultan(sultan::Options);
 
 impl Judge for Sultan {
     fn options(_: &mut Params, format: OutputFormat, _: &Limits) -> Result<Sultan, ApiError> {
-        Ok(Sultan(format))
+        Ok(Sultan(sultan::Options {
+            format,
+            ..sultan::Options::default()
+        }))
     }
 
-    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
-        parse_all(sultan::Reader::new(Scanner::new(input)), |r| {
-            r.next_board().map(|b| b.is_some())
-        })
+    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
+        sultan::Reader::new(Scanner::new(input))
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        sultan::run(input, out, self.0)
+        sultan::run(input, out, &self.0)
     }
 }
 
@@ -131,14 +135,12 @@ impl Judge for Tour {
         }))
     }
 
-    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
-        parse_all(tour::Reader::new(Scanner::new(input)), |r| {
-            r.next_scenario().map(|s| s.is_some())
-        })
+    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
+        tour::Reader::new(Scanner::new(input))
     }
 
     fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
-        tour::run(input, out, self.0)
+        tour::run(input, out, &self.0)
     }
 }
 
@@ -174,10 +176,15 @@ impl Judge for Showdown {
         self.0.time_limit.max(limits.max_time) + GRACE
     }
 
+    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
+        showdown::Reader::new(Scanner::new(input))
+    }
+
+    /// Every test read, and a step count refused that the input's squares make too long.
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
         let mut squares = 0u64;
         parse_all(showdown::Reader::new(Scanner::new(input)), |r| {
-            let next = r.next_instance()?;
+            let next = r.next_case()?;
             if let Some(instance) = &next {
                 squares += (instance.side() * instance.side()) as u64;
             }

@@ -23,8 +23,8 @@ use super::error::{ApiError, ErrorBody};
 use super::handler::{Answer, GRACE, Payload, Shared, State, parse_all};
 use super::params::Params;
 use super::stream::respond;
-use crate::input::Scanner;
-use crate::nqueens::{self, BestReader, BestRun, Control, Fix, ListOptions, Problem};
+use crate::input::{CaseReader, Scanner};
+use crate::nqueens::{self, BestOptions, BestReader, BestRun, Control, Fix, ListOptions, Problem};
 use crate::output::OutputFormat;
 
 /// How often `/api/nqueens/count/events` reports progress.
@@ -79,9 +79,10 @@ pub async fn best(AxumState(state): Shared, mut params: Params, body: Payload) -
     Ok(
         respond(permit, time_limit + GRACE, content_type, move |out| {
             parse_all(BestReader::new(Scanner::new(&body[..])), |r| {
-                r.next_board().map(|b| b.is_some())
+                r.next_case().map(|b| b.is_some())
             })?;
-            match nqueens::run_best(&body[..], out, format, &control) {
+            let options = BestOptions { format };
+            match nqueens::run_best_watched(&body[..], out, &options, &control) {
                 Ok(BestRun { unproven: 0, .. }) => Ok(()),
                 // The API answers proven bests only: a board the time limit cut short is a
                 // time-out, as before the command line answered it with the best found.

@@ -15,7 +15,7 @@ use super::handler::{Answer, Payload, Shared, json_lines, push_json_line};
 use super::params::Params;
 use crate::core::Square;
 use crate::core::pieces::attacks;
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::showdown::{self, Placement, judge, piece_from_number};
 
 /// The most pieces times board sides (over all tests) that `/api/showdown/checks` judges:
@@ -70,7 +70,7 @@ fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
     let mut lines = Vec::new();
     let mut case = 0usize;
     let mut work = 0u64;
-    while let Some(instance) = reader.next_instance().map_err(ApiError::from_input)? {
+    while let Some(instance) = reader.next_case().map_err(ApiError::from_input)? {
         let answer = request.answers.get(case).map_or(&[][..], Vec::as_slice);
         case += 1;
         let n = instance.side() as u64;

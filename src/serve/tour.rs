@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::error::ApiError;
 use super::handler::{Answer, Payload, Shared, json_lines, push_json_line};
 use super::params::Params;
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::tour;
 
 /// One scenario's obstacle.
@@ -39,7 +39,7 @@ fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
     let mut reader = tour::Reader::new(Scanner::new(input)).map_err(ApiError::from_input)?;
     let mut lines = Vec::new();
     let mut case = 0;
-    while let Some(scenario) = reader.next_scenario().map_err(ApiError::from_input)? {
+    while let Some(scenario) = reader.next_case().map_err(ApiError::from_input)? {
         case += 1;
         let unreachable = scenario.unreachable_piece().map(|(piece, sq)| Unreachable {
             piece: if piece == tour::Piece::Knight {

@@ -19,7 +19,7 @@
 use crate::core::Square;
 use crate::core::pieces::PieceKind;
 
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// The border width: the longest leap of any piece.
 const PAD: usize = 2;
@@ -143,6 +143,20 @@ impl Board {
             hop_mask,
             flipped: Vec::new(),
         }
+    }
+
+    /// The board of an instance holding `pieces` (a piece on a square already taken, by a king
+    /// or an earlier piece, is left out).
+    pub fn holding(instance: &Instance, pieces: &[Placement]) -> Board {
+        let mut board = Board::new(instance);
+        let mut scratch = Vec::new();
+        for p in pieces {
+            let cell = board.cell(p.square);
+            if board.is_empty(cell) {
+                board.place(p.kind, cell, &mut scratch);
+            }
+        }
+        board
     }
 
     /// The board's side.
@@ -467,17 +481,9 @@ impl Board {
     /// king, all zero, and left all zero.
     pub fn net_checked(&self, changes: &[Change], tally: &mut [i32]) -> i32 {
         let mut net = 0;
-        for &(k, d) in changes {
-            tally[k as usize] += d;
-        }
-        for &(k, _) in changes {
-            let t = std::mem::take(&mut tally[k as usize]);
-            if t != 0 {
-                let before = self.checks[k as usize];
-                let after = before.wrapping_add_signed(t);
-                net += i32::from(after > 0) - i32::from(before > 0);
-            }
-        }
+        self.for_each_changed(changes, tally, |_, before, after| {
+            net += i32::from(after > 0) - i32::from(before > 0);
+        });
         net
     }
 
@@ -485,6 +491,26 @@ impl Board {
     /// those it leaves unchecked. `tally` as for [`Board::net_checked`].
     pub fn weight_gain(&self, changes: &[Change], weights: &[u64], tally: &mut [i32]) -> i64 {
         let mut gain = 0i64;
+        self.for_each_changed(changes, tally, |k, before, after| {
+            let w = weights[k] as i64;
+            if before == 0 && after > 0 {
+                gain += w;
+            } else if before > 0 && after == 0 {
+                gain -= w;
+            }
+        });
+        gain
+    }
+
+    /// Calls `each(king, before, after)` once for every king whose number of checks a list of
+    /// changes alters, with that number before and after them. `tally` as for
+    /// [`Board::net_checked`].
+    fn for_each_changed(
+        &self,
+        changes: &[Change],
+        tally: &mut [i32],
+        mut each: impl FnMut(usize, u32, u32),
+    ) {
         for &(k, d) in changes {
             tally[k as usize] += d;
         }
@@ -492,16 +518,9 @@ impl Board {
             let t = std::mem::take(&mut tally[k as usize]);
             if t != 0 {
                 let before = self.checks[k as usize];
-                let after = before.wrapping_add_signed(t);
-                let w = weights[k as usize] as i64;
-                if before == 0 && after > 0 {
-                    gain += w;
-                } else if before > 0 && after == 0 {
-                    gain -= w;
-                }
+                each(k as usize, before, before.wrapping_add_signed(t));
             }
         }
-        gain
     }
 
     /// Recounts every king's checks from scratch (for tests of the incremental updates).
@@ -523,6 +542,20 @@ impl Board {
     /// Every king's check count.
     pub fn all_checks(&self) -> &[u32] {
         &self.checks
+    }
+}
+
+#[cfg(test)]
+impl Board {
+    /// Asserts that the incremental state (the checks of every king, the unchecked kings, the
+    /// cost) agrees with a full recount and with the prices of the pieces.
+    pub(crate) fn assert_consistent(&self, instance: &Instance) {
+        let counts = self.recount();
+        assert_eq!(self.all_checks(), counts.as_slice());
+        let unchecked = counts.iter().filter(|&&c| c == 0).count();
+        assert_eq!(self.unchecked(), unchecked);
+        let prices = self.placements().into_iter().map(|p| instance.cost(p.kind));
+        assert_eq!(self.cost(), prices.map(u64::from).sum::<u64>());
     }
 }
 
@@ -614,19 +647,8 @@ mod tests {
                     }
                 }
                 assert!(tally.iter().all(|&t| t == 0));
-                let literal = literal_counts(&instance, &board);
-                assert_eq!(board.all_checks(), literal.as_slice());
-                assert_eq!(board.recount(), literal);
-                assert_eq!(
-                    board.unchecked(),
-                    literal.iter().filter(|&&c| c == 0).count()
-                );
-                let cost: u64 = board
-                    .placements()
-                    .iter()
-                    .map(|p| u64::from(instance.cost(p.kind)))
-                    .sum();
-                assert_eq!(board.cost(), cost);
+                assert_eq!(board.recount(), literal_counts(&instance, &board));
+                board.assert_consistent(&instance);
                 assert_eq!(board.piece_count(), board.placements().len());
             }
         }

@@ -16,7 +16,7 @@
 use super::deadline::Deadline;
 
 use super::candidates::Candidates;
-use super::instance::{Instance, round_up_to};
+use super::{Instance, round_up_to};
 
 /// One (piece, square) column of the relaxation.
 #[derive(Clone, Debug)]
@@ -26,6 +26,20 @@ struct Column {
     /// The kings of each move group, as a flat list with group boundaries.
     kings: Vec<u32>,
     starts: Vec<u32>,
+}
+
+impl Column {
+    /// The kings of each move group.
+    fn groups(&self) -> impl Iterator<Item = &[u32]> {
+        (0..self.starts.len()).map(|g| {
+            let from = self.starts[g] as usize;
+            let to = self
+                .starts
+                .get(g + 1)
+                .map_or(self.kings.len(), |&e| e as usize);
+            &self.kings[from..to]
+        })
+    }
 }
 
 /// The relaxation of one instance, ready for bounding. See the [module docs](self).
@@ -110,17 +124,8 @@ impl Relaxation {
         let mut best_at = vec![(0.0f64, usize::MAX); self.squares];
         for (j, col) in self.columns.iter().enumerate() {
             let mut value = col.price;
-            for g in 0..col.starts.len() {
-                let from = col.starts[g] as usize;
-                let to = col
-                    .starts
-                    .get(g + 1)
-                    .map_or(col.kings.len(), |&e| e as usize);
-                let top = col.kings[from..to]
-                    .iter()
-                    .map(|&k| u[k as usize])
-                    .fold(0.0, f64::max);
-                value -= top;
+            for group in col.groups() {
+                value -= group.iter().map(|&k| u[k as usize]).fold(0.0, f64::max);
             }
             let slot = &mut best_at[col.square as usize];
             if value < slot.0 {
@@ -134,15 +139,10 @@ impl Relaxation {
             }
             total += value;
             let col = &self.columns[j];
-            for g in 0..col.starts.len() {
-                let from = col.starts[g] as usize;
-                let to = col
-                    .starts
-                    .get(g + 1)
-                    .map_or(col.kings.len(), |&e| e as usize);
+            for group in col.groups() {
                 let mut arg = None;
                 let mut top = 0.0;
-                for &k in &col.kings[from..to] {
+                for &k in group {
                     if u[k as usize] > top {
                         top = u[k as usize];
                         arg = Some(k);
@@ -240,19 +240,10 @@ fn integer_bound(value: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Square, SquareSet};
+    use crate::showdown::tests::kings_drawn;
 
     fn instance(rows: &[&str], costs: [u32; 8]) -> Instance {
-        let n = rows.len();
-        let mut kings = SquareSet::new(n);
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                if ch == '#' {
-                    kings.insert(Square::new(r as u8, c as u8));
-                }
-            }
-        }
-        Instance::new(n, kings, costs).unwrap()
+        Instance::new(rows.len(), kings_drawn(rows), costs).unwrap()
     }
 
     #[test]

@@ -210,20 +210,7 @@ fn of_square(kings: &SquareSet, king: Square, out: &mut Vec<Candidate>) {
 mod tests {
     use super::*;
     use crate::core::pieces::attacks;
-
-    /// The kings of a board drawn as rows of `#` (a king) and `_` (an empty square).
-    fn kings(rows: &[&str]) -> SquareSet {
-        let n = rows.len();
-        let mut kings = SquareSet::new(n);
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                if ch == '#' {
-                    kings.insert(Square::new(r as u8, c as u8));
-                }
-            }
-        }
-        kings
-    }
+    use crate::showdown::tests::kings_drawn;
 
     /// Every (piece, square) that checks a king on a board holding at most one more piece of
     /// ours (enough to exercise screens and blocks) is among that king's candidates.
@@ -287,7 +274,7 @@ mod tests {
         // Row: _ _ # _ # _ #   (king 0 on column 3 of 7... the last one is checked from
         // the left over the king on column 5 with nothing else between, or over one of our
         // pieces between columns 5 and 7 - impossible here: they are adjacent).
-        let kings = kings(&[
+        let kings = kings_drawn(&[
             "__#_#_#", "_______", "_______", "_______", "_______", "_______", "_______",
         ]);
         let cands = Candidates::new(&kings);

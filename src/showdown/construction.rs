@@ -16,7 +16,7 @@ use crate::core::pieces::PieceKind;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// Places pieces until every king is in check or no placement brings a king into check,
 /// each time the one with the lowest price per newly checked king. With `noise > 0` each ratio
@@ -630,6 +630,7 @@ pub fn fallback(instance: &Instance, candidates: &Candidates) -> Vec<Placement> 
 mod tests {
     use super::*;
     use crate::core::{Square, SquareSet};
+    use crate::input::CaseReader;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -637,36 +638,27 @@ mod tests {
     /// evaluated in full every round, the first with the lowest ratio kept.
     fn reference(board: &mut Board, candidates: &Candidates) -> bool {
         let mut tally = vec![0i32; board.king_count()];
-        let mut effect = Vec::new();
         let mut scratch = Vec::new();
         while board.unchecked() > 0 {
+            // Every empty (cell, kind) once, in the order the unchecked kings list them.
             let mut seen = std::collections::HashSet::new();
-            let mut best: Option<(f64, PieceKind, usize)> = None;
-            for k in 0..board.king_count() {
-                if board.checks(k) > 0 {
-                    continue;
-                }
-                for c in candidates.of_king(k) {
-                    let p = board.cell(c.square);
-                    if !board.is_empty(p) || !seen.insert((p, c.kind)) {
-                        continue;
-                    }
-                    effect.clear();
-                    board.effect_of_place(c.kind, p, &mut effect);
-                    let net = board.net_checked(&effect, &mut tally);
-                    if net <= 0 {
-                        continue;
-                    }
-                    let ratio = f64::from(board.price(c.kind)) / f64::from(net);
-                    if best.is_none_or(|(r, _, _)| ratio < r) {
-                        best = Some((ratio, c.kind, p));
-                    }
-                }
-            }
-            match best {
-                Some((_, kind, p)) => board.place(kind, p, &mut scratch),
-                None => return false,
-            }
+            let options: Vec<(usize, PieceKind)> = (0..board.king_count())
+                .filter(|&k| board.checks(k) == 0)
+                .flat_map(|k| candidates.of_king(k))
+                .map(|c| (board.cell(c.square), c.kind))
+                .filter(|&(p, kind)| board.is_empty(p) && seen.insert((p, kind)))
+                .collect();
+            let ratios = options.into_iter().filter_map(|(p, kind)| {
+                let mut effect = Vec::new();
+                board.effect_of_place(kind, p, &mut effect);
+                let net = board.net_checked(&effect, &mut tally);
+                (net > 0).then(|| (f64::from(board.price(kind)) / f64::from(net), kind, p))
+            });
+            // `min_by` keeps the first of equal ratios.
+            let Some((_, kind, p)) = ratios.min_by(|a, b| a.0.total_cmp(&b.0)) else {
+                return false;
+            };
+            board.place(kind, p, &mut scratch);
         }
         true
     }
@@ -753,7 +745,7 @@ mod tests {
             };
             generate(options, &mut text).unwrap();
             let mut reader = crate::showdown::Reader::new(Scanner::new(&text[..])).unwrap();
-            while let Some(instance) = reader.next_instance().unwrap() {
+            while let Some(instance) = reader.next_case().unwrap() {
                 let pieces = leap_answer(&instance).expect("every king has an empty neighbour");
                 assert!(verify(&instance, &pieces).is_ok(), "{}", reader.context());
             }

@@ -16,7 +16,7 @@ use crate::core::pieces::PieceKind;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// The outcome of an exhaustive search.
 #[derive(Clone, Debug, Eq, PartialEq)]

@@ -7,15 +7,14 @@
 //! 1..10 and the others at 10^4..10^6; `expensive-small` boards are at most 5x5 with every
 //! price in 900,000..10^6, the tests that weigh most in the score (cost / n²).
 
-use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::instance::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
-use crate::judge::{self, Rng, span};
+use super::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+use crate::judge::span::{self, Span};
+use crate::judge::{self, Rng};
 
 /// The families of inputs the generator writes (a command-line value).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
@@ -58,7 +57,7 @@ pub enum Costs {
     Random,
 }
 
-pub use super::instance::{STATEMENT_SIDES, STATEMENT_TESTS};
+pub use super::{STATEMENT_SIDES, STATEMENT_TESTS};
 
 /// The number of kings of a [`Kind::Sparse`] board, fewest and most.
 pub const SPARSE_KINGS: (usize, usize) = (1, 3);
@@ -68,6 +67,28 @@ pub const EXPENSIVE_SIDES: (usize, usize) = (2, 5);
 
 /// The lowest price of [`Kind::ExpensiveSmall`].
 pub const EXPENSIVE_COST: u32 = 900_000;
+
+/// The board sides a generated test may have: [`MIN_SIDE`]..=[`MAX_SIDE`] (2..256, the
+/// program's limits), the statement's 2..25 by default.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct BoardSides;
+
+impl span::Limits for BoardSides {
+    type Value = usize;
+    const ALLOWED: (usize, usize) = (MIN_SIDE, MAX_SIDE);
+    const DEFAULT: (usize, usize) = STATEMENT_SIDES;
+
+    fn value(text: &str) -> Option<usize> {
+        span::whole_number(text)
+    }
+
+    fn expected() -> String {
+        format!(
+            "a board side {} or a range A-B of them with A <= B",
+            program_sides()
+        )
+    }
+}
 
 /// A range of board sides, both ends included, within [`MIN_SIDE`]..=[`MAX_SIDE`] (2..256,
 /// the program's limits; the statement's are 2..25). Written `N` or `A-B`
@@ -82,60 +103,31 @@ pub const EXPENSIVE_COST: u32 = 900_000;
 /// assert!("1".parse::<Sizes>().is_err());
 /// assert!("9-3".parse::<Sizes>().is_err());
 /// ```
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Sizes {
-    min: usize,
-    max: usize,
-}
+pub type Sizes = Span<BoardSides>;
 
-impl Sizes {
-    /// The range `min..=max`; `None` when it is empty or leaves [`MIN_SIDE`]..=[`MAX_SIDE`].
-    pub fn new(min: usize, max: usize) -> Option<Sizes> {
-        (MIN_SIDE <= min && min <= max && max <= MAX_SIDE).then_some(Sizes { min, max })
-    }
+/// The king densities (the chance that a square holds a king) of generated boards: 0 to 1,
+/// 5% to 85% by default, as the benchmark set (`benches/showdown/make_set.py`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct KingDensities;
 
-    /// The smallest side.
-    pub fn min(self) -> usize {
-        self.min
-    }
+impl span::Limits for KingDensities {
+    type Value = f64;
+    const ALLOWED: (f64, f64) = (0.0, 1.0);
+    const DEFAULT: (f64, f64) = (0.05, 0.85);
 
-    /// The largest side.
-    pub fn max(self) -> usize {
-        self.max
-    }
-}
-
-impl Default for Sizes {
-    /// The statement's range, 2 to 25.
-    fn default() -> Self {
-        Sizes {
-            min: STATEMENT_SIDES.0,
-            max: STATEMENT_SIDES.1,
+    /// Plain decimals only: no sign, no exponent, no `inf` or `NaN`.
+    fn value(t: &str) -> Option<f64> {
+        let plain = t.bytes().any(|b| b.is_ascii_digit())
+            && t.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && t.len() <= 20;
+        if !plain {
+            return None;
         }
+        t.parse().ok()
     }
-}
 
-impl fmt::Display for Sizes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        span::Shown(self.min, self.max).fmt(f)
-    }
-}
-
-/// Why a size range was not understood.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error(
-    "expected a board side {sides} or a range A-B of them with A <= B, found '{0}'",
-    sides = program_sides()
-)]
-pub struct SizesError(String);
-
-impl FromStr for Sizes {
-    type Err = SizesError;
-
-    fn from_str(text: &str) -> Result<Sizes, SizesError> {
-        span::parse(text, span::whole_number)
-            .and_then(|(a, b)| Sizes::new(a, b))
-            .ok_or_else(|| SizesError(text.to_string()))
+    fn expected() -> String {
+        "a density from 0 to 1 or a range A-B with A <= B".to_string()
     }
 }
 
@@ -151,73 +143,7 @@ impl FromStr for Sizes {
 /// assert!("1.5".parse::<Densities>().is_err());
 /// assert!("0.9-0.1".parse::<Densities>().is_err());
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Densities {
-    min: f64,
-    max: f64,
-}
-
-impl Densities {
-    /// The range `min..=max`; `None` when it is empty or leaves 0..=1.
-    pub fn new(min: f64, max: f64) -> Option<Densities> {
-        (0.0 <= min && min <= max && max <= 1.0).then_some(Densities { min, max })
-    }
-
-    /// The lowest density.
-    pub fn min(self) -> f64 {
-        self.min
-    }
-
-    /// The highest density.
-    pub fn max(self) -> f64 {
-        self.max
-    }
-}
-
-impl Default for Densities {
-    /// 5% to 85%, as the benchmark set (`benches/showdown/make_set.py`).
-    fn default() -> Self {
-        Densities {
-            min: 0.05,
-            max: 0.85,
-        }
-    }
-}
-
-impl fmt::Display for Densities {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.min == self.max {
-            write!(f, "{}", self.min)
-        } else {
-            write!(f, "{}-{}", self.min, self.max)
-        }
-    }
-}
-
-/// Why a density range was not understood.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("expected a density from 0 to 1 or a range A-B with A <= B, found '{0}'")]
-pub struct DensitiesError(String);
-
-impl FromStr for Densities {
-    type Err = DensitiesError;
-
-    fn from_str(text: &str) -> Result<Densities, DensitiesError> {
-        let number = |t: &str| -> Option<f64> {
-            // Plain decimals only: no sign, no exponent, no `inf` or `NaN`.
-            let plain = t.bytes().any(|b| b.is_ascii_digit())
-                && t.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-                && t.len() <= 20;
-            if !plain {
-                return None;
-            }
-            t.parse().ok()
-        };
-        span::parse(text, number)
-            .and_then(|(a, b)| Densities::new(a, b))
-            .ok_or_else(|| DensitiesError(text.to_string()))
-    }
-}
+pub type Densities = Span<KingDensities>;
 
 /// What to generate.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -313,10 +239,10 @@ pub fn test(rng: &mut Rng, options: &GenOptions) -> Test {
         Kind::Largest => (STATEMENT_SIDES.1, STATEMENT_SIDES.1),
         Kind::Smallest => (STATEMENT_SIDES.0, STATEMENT_SIDES.0),
         Kind::ExpensiveSmall => EXPENSIVE_SIDES,
-        _ => (options.sizes.min, options.sizes.max),
+        _ => (options.sizes.min(), options.sizes.max()),
     };
     let side = rng.random_range(sides.0..=sides.1).max(2);
-    let density = rng.random_range(options.densities.min..=options.densities.max);
+    let density = rng.random_range(options.densities.min()..=options.densities.max());
     let kings = match options.kind {
         Kind::Dense => dense(rng, side),
         Kind::Sparse => sparse(rng, side),
@@ -463,15 +389,15 @@ mod tests {
         ] {
             assert!(bad.parse::<Sizes>().is_err(), "{bad:?}");
         }
-        assert_eq!("2-256".parse(), Ok(Sizes { min: 2, max: 256 }));
+        assert_eq!("2-256".parse::<Sizes>().ok(), Sizes::new(2, 256));
         assert_eq!(Sizes::default().to_string(), "2-25");
         for bad in [
             "", ".", "-0.5", "1.01", "0.5-0.4", "1e-3", "inf", "NaN", "0.1-", "0,5",
         ] {
             assert!(bad.parse::<Densities>().is_err(), "{bad:?}");
         }
-        assert_eq!("0-1".parse(), Ok(Densities { min: 0.0, max: 1.0 }));
-        assert_eq!(".5".parse(), Ok(Densities { min: 0.5, max: 0.5 }));
+        assert_eq!("0-1".parse::<Densities>().ok(), Densities::new(0.0, 1.0));
+        assert_eq!(".5".parse::<Densities>().ok(), Densities::new(0.5, 0.5));
         assert_eq!(Densities::default().to_string(), "0.05-0.85");
     }
 

@@ -25,10 +25,10 @@ use std::io::Read;
 use crate::core::Square;
 use crate::core::pieces::{PieceKind, for_each_attack};
 use crate::error::{InputError, Position};
-use crate::input::{Scanner, parse_digits};
+use crate::input::{CaseReader, Scanner, parse_digits};
 
-use super::instance::{Instance, Placement, piece_from_number, piece_number, score};
 use super::reader::Reader;
+use super::{Instance, Placement, piece_from_number, score};
 
 /// Why an answer to one test is wrong.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -478,7 +478,7 @@ pub fn check<I: Read, O: Read>(
     let mut scores = Vec::new();
     let mut verdict = Verdict::Accepted;
     let mut case = 0;
-    while let Some(instance) = reader.next_instance()? {
+    while let Some(instance) = reader.next_case()? {
         case += 1;
         if verdict != Verdict::Accepted {
             // The input must still be read to the end: an unreadable input is exit 2.
@@ -522,68 +522,6 @@ pub fn check<I: Read, O: Read>(
         scores,
         total,
     })
-}
-
-/// `value` in decimal, written at the end of `buffer`; returns where it starts.
-fn digits(mut value: u64, buffer: &mut [u8; 20]) -> usize {
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            return at;
-        }
-    }
-}
-
-/// Writes pieces in the judge's format: `f g`, then one `type row column` line per piece.
-pub fn write_answer(pieces: &[Placement], cost: u64) -> String {
-    let mut text = Vec::with_capacity(24 + pieces.len() * 10);
-    // Writing to a vector cannot fail.
-    let _ = write_answer_to(&mut text, pieces, cost);
-    // Only ASCII digits, spaces and line ends were written.
-    String::from_utf8(text).unwrap_or_default()
-}
-
-/// [`write_answer`] straight to `out`, a few kilobytes at a time: formatted by hand, not
-/// through `format!`, with no allocation (an answer may hold tens of thousands of pieces,
-/// and millions of answers may follow one another).
-pub fn write_answer_to<W: std::io::Write + ?Sized>(
-    out: &mut W,
-    pieces: &[Placement],
-    cost: u64,
-) -> std::io::Result<()> {
-    let mut number = [0u8; 20];
-    let mut chunk = [0u8; 4096];
-    let mut len = 0;
-    let push = |chunk: &mut [u8; 4096], len: &mut usize, bytes: &[u8]| {
-        chunk[*len..*len + bytes.len()].copy_from_slice(bytes);
-        *len += bytes.len();
-    };
-    let at = digits(pieces.len() as u64, &mut number);
-    push(&mut chunk, &mut len, &number[at..]);
-    push(&mut chunk, &mut len, b" ");
-    let at = digits(cost, &mut number);
-    push(&mut chunk, &mut len, &number[at..]);
-    push(&mut chunk, &mut len, b"\n");
-    for p in pieces {
-        // A line is at most 12 bytes: `8 256 256\n`.
-        if len + 12 > chunk.len() {
-            out.write_all(&chunk[..len])?;
-            len = 0;
-        }
-        for (value, end) in [
-            (piece_number(p.kind), b' '),
-            (u32::from(p.square.row) + 1, b' '),
-            (u32::from(p.square.col) + 1, b'\n'),
-        ] {
-            let at = digits(u64::from(value), &mut number);
-            push(&mut chunk, &mut len, &number[at..]);
-            push(&mut chunk, &mut len, &[end]);
-        }
-    }
-    out.write_all(&chunk[..len])
 }
 
 #[cfg(test)]
@@ -703,29 +641,5 @@ mod tests {
                 "{n} {pieces:?}"
             );
         }
-    }
-
-    #[test]
-    fn answers_are_written_as_format_would() {
-        let pieces: Vec<Placement> = (0..=255u8)
-            .flat_map(|row| {
-                [0u8, 8, 9, 98, 99, 254, 255].map(|col| Placement {
-                    kind: PieceKind::ALL[usize::from(row ^ col) % 8],
-                    square: Square::new(row, col),
-                })
-            })
-            .collect();
-        let mut expected = format!("{} 12345\n", pieces.len());
-        assert_eq!(write_answer(&[], u64::MAX), format!("0 {}\n", u64::MAX));
-        assert_eq!(write_answer(&[], 0), "0 0\n");
-        for p in &pieces {
-            expected.push_str(&format!(
-                "{} {} {}\n",
-                piece_number(p.kind),
-                u32::from(p.square.row) + 1,
-                u32::from(p.square.col) + 1
-            ));
-        }
-        assert_eq!(write_answer(&pieces, 12345), expected);
     }
 }

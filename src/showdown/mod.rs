@@ -1,8 +1,8 @@
 //! "Chess Variants Showdown" (SPOJ CHE): the cheapest pieces that check every king.
 //!
 //! An optimisation problem: every test's answer is scored cost / n², lower is better. The
-//! module holds the instance and its judge format ([`Reader`], [`judge::write_answer`]), the
-//! judge ([`judge`]), and the optimiser ([`solver`]): a greedy construction
+//! module holds the instance ([`Instance`]) and [`run`]; the judge format ([`reader`] and
+//! [`writer`]); the judge ([`judge`]); and the optimiser ([`solver`]): a greedy construction
 //! ([`construction`]), a weighted local search with exact incremental check counts
 //! ([`local_search`] over [`board`]), a lower bound from the covering relaxation ([`bounds`])
 //! and an exact search for small boards ([`exhaustive`]). Every answer printed has passed
@@ -25,37 +25,32 @@ pub mod construction;
 pub mod deadline;
 pub mod exhaustive;
 pub mod generator;
-mod instance;
 pub mod judge;
 pub mod local_search;
 pub mod model;
 pub mod progress;
 #[cfg(feature = "milp")]
 pub mod prove;
-mod reader;
+pub mod reader;
 pub mod solver;
 pub mod validate;
+pub mod writer;
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use serde::Serialize;
-
-use crate::core::Diagram;
 use crate::core::pieces::PieceKind;
+use crate::core::{Square, SquareSet};
 use crate::error::{ParseError, ParseErrorKind, RunError};
-use crate::input::Scanner;
-use crate::output::OutputFormat;
+use crate::input::{CaseReader, Scanner};
+use crate::output::{self, OutputFormat};
 use crate::sample::Sample;
 
-pub use instance::{
-    Answer, Instance, InstanceError, MAX_COST, MAX_SIDE, MIN_SIDE, Placement, STATEMENT_SIDES,
-    STATEMENT_TESTS, piece_from_number, piece_number, score,
-};
 pub use progress::Progress;
 pub use reader::Reader;
 pub use solver::{Ending, Solution, SolveError};
+use writer::Solved;
 
 /// The sample of the statement of Chess Variants Showdown (SPOJ CHE). The statement prints it without the line holding the
 /// number of tests; the file adds `1`. Any valid answer costing at most 4 is as good.
@@ -63,6 +58,245 @@ pub const SAMPLE: Sample = Sample {
     input: include_str!("../../tests/data/showdown/sample.in"),
     output: include_str!("../../tests/data/showdown/sample.out"),
 };
+
+/// The smallest board side this program accepts, the statement's too (a 1x1 board could hold
+/// no king with an empty neighbour).
+pub const MIN_SIDE: usize = 2;
+
+/// The largest board side this program accepts (the statement's is [`STATEMENT_SIDES`]`.1`).
+/// A [`Square`] addresses at most 256 rows and columns; the solver's memory grows with n²
+/// (about 1.5 MB at n = 256).
+pub const MAX_SIDE: usize = 256;
+
+/// The board sides the statement allows, 2..25. The solver, the judge and the generator
+/// accept [`MIN_SIDE`]..[`MAX_SIDE`] (2..256); `validate` holds an input to the statement's.
+pub const STATEMENT_SIDES: (usize, usize) = (MIN_SIDE, 25);
+
+/// The board sides this program accepts, as every message states them:
+/// `2..256 (the program's limit; the statement's is 2..25)`.
+pub fn program_sides() -> String {
+    format!(
+        "{MIN_SIDE}..{MAX_SIDE} (the program's limit; the statement's is {}..{})",
+        STATEMENT_SIDES.0, STATEMENT_SIDES.1
+    )
+}
+
+/// The board sides the statement allows, as every message states them:
+/// `2..25 (the statement's limit; the program's is 2..256)`.
+pub fn statement_sides() -> String {
+    format!(
+        "{}..{} (the statement's limit; the program's is {MIN_SIDE}..{MAX_SIDE})",
+        STATEMENT_SIDES.0, STATEMENT_SIDES.1
+    )
+}
+
+/// The most tests an input of the statement holds (the solver and the judge read any number
+/// up to [`PLAUSIBLE_COUNT`](crate::input::PLAUSIBLE_COUNT); the generator writes up to 10^9).
+pub const STATEMENT_TESTS: u64 = 15;
+
+/// The dearest price of a piece the statement allows.
+pub const MAX_COST: u64 = 1_000_000;
+
+/// A validated test case: an `n`x`n` board, the squares holding kings, and the eight prices in
+/// the statement's order ([`PieceKind::ALL`]).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Instance {
+    side: usize,
+    kings: SquareSet,
+    costs: [u32; 8],
+}
+
+/// Why a board and prices do not make an [`Instance`] (the reader turns these into located
+/// errors).
+#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstanceError {
+    /// The side is below [`MIN_SIDE`] or above [`MAX_SIDE`].
+    #[error("a board side {MIN_SIDE}..{MAX_SIDE}, found {0}")]
+    BadSide(usize),
+    /// A price is 0 or above [`MAX_COST`].
+    #[error("a cost 1..{MAX_COST}, found {0}")]
+    BadCost(u64),
+    /// A king has no empty neighbour and no piece could check it from anywhere.
+    #[error(
+        "the king on {0} can be checked by no piece: it has no empty neighbour and no knight, phoenix or cannon square"
+    )]
+    Uncheckable(Square),
+}
+
+impl Instance {
+    /// A test case from its side, the kings' squares (a set of that side) and the eight prices.
+    ///
+    /// Refuses a king that no piece could check on any board (it then has no empty neighbour:
+    /// only a knight, a phoenix's jump or a cannon over a neighbour can reach it).
+    ///
+    /// ```
+    /// use chess_puzzles::core::{Square, SquareSet};
+    /// use chess_puzzles::showdown::Instance;
+    ///
+    /// let mut kings = SquareSet::new(2);
+    /// kings.insert(Square::new(0, 0));
+    /// let instance = Instance::new(2, kings, [1; 8]).unwrap();
+    /// assert_eq!(instance.king_count(), 1);
+    /// ```
+    pub fn new(side: usize, kings: SquareSet, costs: [u32; 8]) -> Result<Instance, InstanceError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&side) || kings.side() != side {
+            return Err(InstanceError::BadSide(side));
+        }
+        if let Some(&bad) = costs.iter().find(|&&c| c == 0 || u64::from(c) > MAX_COST) {
+            return Err(InstanceError::BadCost(u64::from(bad)));
+        }
+        let instance = Instance { side, kings, costs };
+        if let Some(king) = instance.first_uncheckable_king() {
+            return Err(InstanceError::Uncheckable(king));
+        }
+        Ok(instance)
+    }
+
+    /// The board's side n.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The kings' squares.
+    pub fn kings(&self) -> &SquareSet {
+        &self.kings
+    }
+
+    /// True when a king stands on `sq`.
+    pub fn is_king(&self, sq: Square) -> bool {
+        self.kings.contains(sq)
+    }
+
+    /// How many kings there are.
+    pub fn king_count(&self) -> usize {
+        self.kings.count()
+    }
+
+    /// The price of a piece.
+    pub fn cost(&self, kind: PieceKind) -> u32 {
+        self.costs[kind.index()]
+    }
+
+    /// The eight prices in the statement's order.
+    pub fn costs(&self) -> [u32; 8] {
+        self.costs
+    }
+
+    /// The greatest common divisor of the eight prices. Every answer costs a sum of prices,
+    /// so a multiple of it.
+    pub fn cost_unit(&self) -> u64 {
+        self.costs.iter().fold(0, |g, &c| gcd(g, u64::from(c)))
+    }
+
+    /// `bound` rounded up to a multiple of [`Instance::cost_unit`]: still a lower bound on
+    /// every answer when `bound` is one (no answer costs between the two).
+    ///
+    /// ```
+    /// use chess_puzzles::core::{Square, SquareSet};
+    /// use chess_puzzles::showdown::Instance;
+    ///
+    /// let mut kings = SquareSet::new(2);
+    /// kings.insert(Square::new(0, 0));
+    /// let equal = Instance::new(2, kings.clone(), [6; 8]).unwrap();
+    /// assert_eq!(equal.least_cost_from(7), 12);
+    /// assert_eq!(equal.least_cost_from(12), 12);
+    /// let mixed = Instance::new(2, kings, [6, 6, 6, 6, 6, 6, 6, 9]).unwrap();
+    /// assert_eq!(mixed.least_cost_from(7), 9); // a multiple of 3
+    /// ```
+    pub fn least_cost_from(&self, bound: u64) -> u64 {
+        round_up_to(bound, self.cost_unit())
+    }
+
+    /// The first king (row-major) that no piece could check on any board, if any.
+    pub fn first_uncheckable_king(&self) -> Option<Square> {
+        // A king with an empty neighbour can be checked from there (by a horse, say): only
+        // the others need their candidate sets.
+        let n = self.side;
+        let free = |king: Square| {
+            (-1..=1).any(|dr| {
+                (-1..=1).any(|dc| {
+                    (dr, dc) != (0, 0)
+                        && king
+                            .offset(dr, dc, n)
+                            .is_some_and(|sq| !self.kings.contains(sq))
+                })
+            })
+        };
+        if self.kings.iter().all(free) {
+            return None;
+        }
+        let candidates = candidates::Candidates::new(&self.kings);
+        (0..candidates.king_count())
+            .find(|&k| candidates.of_king(k).is_empty())
+            .map(|k| candidates.king_square(k))
+    }
+}
+
+/// One piece of an answer.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    /// Which piece.
+    pub kind: PieceKind,
+    /// Where it stands (0-based).
+    pub square: Square,
+}
+
+/// An answer to a test case: the pieces placed and their total price.
+#[derive(Clone, Debug, Eq, PartialEq, Default)]
+pub struct Answer {
+    /// The pieces, in no particular order.
+    pub pieces: Vec<Placement>,
+    /// The sum of their prices.
+    pub cost: u64,
+}
+
+impl Answer {
+    /// An answer with its cost computed from the instance's prices.
+    pub fn new(instance: &Instance, mut pieces: Vec<Placement>) -> Answer {
+        pieces.sort_by_key(|p| (p.square, p.kind));
+        let cost = pieces
+            .iter()
+            .map(|p| u64::from(instance.cost(p.kind)))
+            .sum();
+        Answer { pieces, cost }
+    }
+
+    /// The judge's score of the answer: cost / n².
+    pub fn score(&self, instance: &Instance) -> f64 {
+        score(self.cost, instance.side())
+    }
+}
+
+/// The judge's score of a cost on a board of side `n`: cost / n².
+pub fn score(cost: u64, side: usize) -> f64 {
+    cost as f64 / (side * side) as f64
+}
+
+/// The 1-based number of a piece in the statement (1 bishop .. 8 cannon).
+pub fn piece_number(kind: PieceKind) -> u32 {
+    kind.index() as u32 + 1
+}
+
+/// The piece with the statement's 1-based number, if it is 1..8.
+pub fn piece_from_number(number: u64) -> Option<PieceKind> {
+    let i = usize::try_from(number.checked_sub(1)?).ok()?;
+    PieceKind::ALL.get(i).copied()
+}
+
+/// `bound` rounded up to a multiple of `unit` (0 taken as 1).
+pub(crate) fn round_up_to(bound: u64, unit: u64) -> u64 {
+    let unit = unit.max(1);
+    bound.div_ceil(unit).saturating_mul(unit)
+}
+
+/// The greatest common divisor (`gcd(0, b) = b`).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
 
 /// The default budget for a whole input: a file of 15 boards of 25x25 ends within 10 s.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(8500);
@@ -166,7 +400,7 @@ pub fn run_watched<R: Read, W: Write>(
     let mut instances = Vec::new();
     // Where each board starts, for an error about it (its "test i of t" is made then).
     let mut places = Vec::new();
-    while let Some(instance) = reader.next_instance()? {
+    while let Some(instance) = reader.next_case()? {
         instances.push(instance);
         places.push(reader.board_start());
         // Ctrl-C while a long input is read: nothing to answer yet, stop at once.
@@ -190,17 +424,11 @@ pub fn run_watched<R: Read, W: Write>(
             )
             .with_context(format!("test {case} of {total}"))
         })?;
-        write_explained(
-            out,
-            options.format,
-            options.explain,
-            case as u64,
-            instance,
-            &solution,
-        )
-        // Flushed once for the answers that come together.
-        .and_then(|()| if more { Ok(()) } else { out.flush() })
-        .map_err(RunError::Output)?;
+        let written = Solved::new(instance, &solution, options.explain);
+        output::write_case(out, options.format, case as u64, &written)
+            // Flushed once for the answers that come together.
+            .and_then(|()| if more { Ok(()) } else { out.flush() })
+            .map_err(RunError::Output)?;
         Ok::<(), RunError>(())
     };
     let settings = solver::Settings {
@@ -217,255 +445,66 @@ pub fn run_watched<R: Read, W: Write>(
     }
 }
 
-/// Writes one test's answer in the chosen format.
-pub fn write_solution<W: Write>(
-    out: &mut W,
-    format: OutputFormat,
-    case: u64,
-    instance: &Instance,
-    solution: &Solution,
-) -> io::Result<()> {
-    write_explained(out, format, false, case, instance, solution)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// [`write_solution`], with `explain`: which pieces check each king (in `--format board`
-/// and `--format json`; the judge's format has no room for it).
-pub fn write_explained<W: Write>(
-    out: &mut W,
-    format: OutputFormat,
-    explain: bool,
-    case: u64,
-    instance: &Instance,
-    solution: &Solution,
-) -> io::Result<()> {
-    match format {
-        OutputFormat::Judge => {
-            judge::write_answer_to(out, &solution.answer.pieces, solution.answer.cost)
-        }
-        OutputFormat::Board => {
-            let separator = if case > 1 { "\n" } else { "" };
-            write!(out, "{separator}{}", render_case(case, instance, solution))?;
-            if explain {
-                out.write_all(render_checks(instance, solution).as_bytes())?;
+    /// The kings of a board drawn as rows of `#` (a king) and `_` (an empty square).
+    pub(crate) fn kings_drawn(rows: &[&str]) -> SquareSet {
+        let mut kings = SquareSet::new(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == '#' {
+                    kings.insert(Square::new(r as u8, c as u8));
+                }
             }
-            Ok(())
         }
-        OutputFormat::Json => {
-            let mut json = JsonCase::new(case, instance, solution);
-            if explain {
-                json.checks = Some(
-                    judge::checkers(instance, &solution.answer.pieces)
-                        .into_iter()
-                        .map(|(king, by)| JsonCheck {
-                            king: one_based(king),
-                            by: by
-                                .into_iter()
-                                .map(|i| one_based(solution.answer.pieces[i].square))
-                                .collect(),
-                        })
-                        .collect(),
-                );
-            }
-            serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
-            out.write_all(b"\n")
+        kings
+    }
+
+    #[test]
+    fn piece_numbers_round_trip() {
+        for kind in PieceKind::ALL {
+            assert_eq!(piece_from_number(u64::from(piece_number(kind))), Some(kind));
         }
+        assert_eq!(piece_from_number(0), None);
+        assert_eq!(piece_from_number(9), None);
+        assert_eq!(piece_from_number(u64::MAX), None);
+        assert_eq!(piece_from_number(6), Some(PieceKind::Horse));
     }
-}
 
-/// A square as `[row, column]`, 1-based.
-fn one_based(sq: crate::core::Square) -> [u32; 2] {
-    [u32::from(sq.row) + 1, u32::from(sq.col) + 1]
-}
-
-/// Which pieces check a king, for programs (`--explain --format json`).
-#[derive(Debug, Serialize)]
-pub struct JsonCheck {
-    /// The king's square, `[row, column]` from 1.
-    pub king: [u32; 2],
-    /// The squares of the pieces that check it on the final board.
-    pub by: Vec<[u32; 2]>,
-}
-
-/// One piece for programs: 1-based numbers.
-#[derive(Debug, Serialize)]
-pub struct JsonPiece {
-    /// The statement's piece number, 1..8.
-    #[serde(rename = "type")]
-    pub number: u32,
-    /// The piece's name.
-    pub piece: &'static str,
-    /// Row, from 1 at the top.
-    pub row: u32,
-    /// Column, from 1 at the left.
-    pub col: u32,
-}
-
-/// One test's answer for programs (`--format json`).
-#[derive(Debug, Serialize)]
-pub struct JsonCase {
-    /// The test number, from 1.
-    pub case: u64,
-    /// The board's side.
-    pub side: usize,
-    /// How many kings.
-    pub kings: usize,
-    /// The total price of the pieces.
-    pub cost: u64,
-    /// cost / n².
-    pub score: f64,
-    /// A lower bound on the cost of any answer.
-    pub lower_bound: u64,
-    /// True when the cost is proven the least possible.
-    pub optimal: bool,
-    /// The pieces placed.
-    pub pieces: Vec<JsonPiece>,
-    /// With `--explain`: every king, row by row, and the pieces that check it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub checks: Option<Vec<JsonCheck>>,
-}
-
-impl JsonCase {
-    /// The JSON form of a test's answer.
-    pub fn new(case: u64, instance: &Instance, solution: &Solution) -> JsonCase {
-        JsonCase {
-            case,
-            side: instance.side(),
-            kings: instance.king_count(),
-            cost: solution.answer.cost,
-            score: solution.answer.score(instance),
-            lower_bound: solution.lower_bound,
-            optimal: solution.optimal(),
-            pieces: solution
-                .answer
-                .pieces
-                .iter()
-                .map(|p| JsonPiece {
-                    number: piece_number(p.kind),
-                    piece: p.kind.name(),
-                    row: u32::from(p.square.row) + 1,
-                    col: u32::from(p.square.col) + 1,
-                })
-                .collect(),
-            checks: None,
-        }
+    #[test]
+    fn bad_sides_and_costs_are_refused() {
+        let kings = SquareSet::new(3);
+        assert_eq!(
+            Instance::new(3, kings.clone(), [0; 8]),
+            Err(InstanceError::BadCost(0))
+        );
+        assert_eq!(
+            Instance::new(4, kings, [1; 8]),
+            Err(InstanceError::BadSide(4))
+        );
     }
-}
 
-/// The symbol of a king in diagrams.
-pub const KING_SYMBOL: &str = "♚";
-
-/// The widest line of a legend or an explanation.
-const WIDTH: usize = 80;
-
-/// Words joined by spaces into lines of at most [`WIDTH`] columns (a word is never split),
-/// the lines after the first indented by two spaces.
-fn wrap(words: &[String]) -> String {
-    let mut text = String::new();
-    let mut column = 0;
-    for word in words {
-        let width = word.chars().count();
-        if column > 0 && column + 1 + width > WIDTH {
-            text.push_str("\n  ");
-            column = 2;
-        } else if column > 0 {
-            text.push(' ');
-            column += 1;
-        }
-        text.push_str(word);
-        column += width;
+    #[test]
+    fn a_surrounded_king_is_kept_only_when_some_piece_reaches_it() {
+        // 2x2 full of kings: nothing anywhere can check them.
+        let full = SquareSet::full(2);
+        assert_eq!(
+            Instance::new(2, full, [1; 8]),
+            Err(InstanceError::Uncheckable(Square::new(0, 0)))
+        );
+        // 3x3 with only the bottom-middle square empty: every king is reached, the top
+        // corners by a knight there, the top middle by a cannon over the centre.
+        let mut kings = SquareSet::full(3);
+        kings.remove(Square::new(2, 1));
+        assert!(Instance::new(3, kings, [1; 8]).is_ok());
+        // 4x4 with only the bottom-right corner empty: the top-left king is out of reach.
+        let mut kings = SquareSet::full(4);
+        kings.remove(Square::new(3, 3));
+        assert_eq!(
+            Instance::new(4, kings, [1; 8]),
+            Err(InstanceError::Uncheckable(Square::new(0, 0)))
+        );
     }
-    text.push('\n');
-    text
-}
-
-/// The legend of a test's diagram: the symbols, and the price of each piece, grouped by
-/// price (`prices: 1 each for B bishop, R rook, ...; 2 for F phoenix.`), within 80 columns.
-pub fn legend(instance: &Instance) -> String {
-    let mut groups: std::collections::BTreeMap<u32, Vec<PieceKind>> = Default::default();
-    for kind in PieceKind::ALL {
-        groups.entry(instance.cost(kind)).or_default().push(kind);
-    }
-    let mut words: Vec<String> = format!("legend: {KING_SYMBOL} king, · empty square; prices:")
-        .split(' ')
-        .map(str::to_string)
-        .collect();
-    let count = groups.len();
-    for (g, (price, kinds)) in groups.into_iter().enumerate() {
-        words.push(price.to_string());
-        if kinds.len() > 1 {
-            words.push("each".to_string());
-        }
-        words.push("for".to_string());
-        for (i, kind) in kinds.iter().enumerate() {
-            let end = if i + 1 < kinds.len() {
-                ","
-            } else if g + 1 < count {
-                ";"
-            } else {
-                "."
-            };
-            // A letter and its name stay on one line.
-            words.push(format!("{} {}{end}", kind.letter(), kind.name()));
-        }
-    }
-    wrap(&words)
-}
-
-/// Which pieces check each king, row by row, within 80 columns: `checks: (1,4) by R (1,1);
-/// (3,1) by R (1,1) and H (4,1); ...`.
-pub fn render_checks(instance: &Instance, solution: &Solution) -> String {
-    let pieces = &solution.answer.pieces;
-    let explained = judge::checkers(instance, pieces);
-    let mut words = vec!["checks:".to_string()];
-    let count = explained.len();
-    for (k, (king, by)) in explained.into_iter().enumerate() {
-        words.push(king.to_string());
-        words.push("by".to_string());
-        for (i, &p) in by.iter().enumerate() {
-            if i > 0 {
-                words.push("and".to_string());
-            }
-            let end = if i + 1 < by.len() {
-                ""
-            } else if k + 1 < count {
-                ";"
-            } else {
-                "."
-            };
-            words.push(format!(
-                "{} {}{end}",
-                pieces[p].kind.letter(),
-                pieces[p].square
-            ));
-        }
-    }
-    wrap(&words)
-}
-
-/// The board with its kings (`♚`) and the pieces placed (one letter each), the cost, and a
-/// [legend] with the prices.
-pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> String {
-    let n = instance.side();
-    let mut d = Diagram::new(n, n);
-    for sq in instance.kings().iter() {
-        d.set(sq, KING_SYMBOL);
-    }
-    for p in &solution.answer.pieces {
-        d.set(p.square, p.kind.letter().to_string());
-    }
-    let proof = if solution.optimal() {
-        "optimal".to_string()
-    } else {
-        let cost = solution.answer.cost.max(1) as f64;
-        let gap = 100.0 * solution.answer.cost.saturating_sub(solution.lower_bound) as f64 / cost;
-        format!("lower bound {}, gap {gap:.2}%", solution.lower_bound)
-    };
-    format!(
-        "Test {case}: {n}x{n}, {}; {}, cost {} (score {:.6}, {proof})\n{d}{}",
-        crate::error::plural(instance.king_count() as u64, "king"),
-        crate::error::plural(solution.answer.pieces.len() as u64, "piece"),
-        solution.answer.cost,
-        solution.answer.score(instance),
-        legend(instance)
-    )
 }

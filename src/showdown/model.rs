@@ -38,7 +38,7 @@ use crate::core::{Square, SquareSet};
 
 use super::board::Board;
 use super::candidates::Candidates;
-use super::instance::{Instance, Placement};
+use super::{Instance, Placement};
 
 /// One column (variable) of the model.
 #[derive(Clone, Debug, PartialEq)]
@@ -611,14 +611,7 @@ impl Model {
 
     /// The kings (by number) not in check on the board holding `pieces`.
     pub fn unchecked_kings(instance: &Instance, pieces: &[Placement]) -> Vec<usize> {
-        let mut board = Board::new(instance);
-        let mut scratch = Vec::new();
-        for p in pieces {
-            let cell = board.cell(p.square);
-            if board.is_empty(cell) {
-                board.place(p.kind, cell, &mut scratch);
-            }
-        }
+        let board = Board::holding(instance, pieces);
         (0..board.king_count())
             .filter(|&k| board.checks(k) == 0)
             .collect()

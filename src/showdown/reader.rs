@@ -5,9 +5,9 @@ use std::io::Read;
 
 use crate::core::{Square, SquareSet};
 use crate::error::{InputError, ParseError, ParseErrorKind, Position};
-use crate::input::{Cases, Scanner, parse_digits};
+use crate::input::{CaseReader, Cases, Scanner, parse_digits};
 
-use super::instance::{Instance, InstanceError, MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+use super::{Instance, InstanceError, MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
 
 /// The characters of a board row: a king, an empty square.
 pub(crate) const SQUARES: &[u8] = b"#_";
@@ -15,14 +15,14 @@ pub(crate) const SQUARES: &[u8] = b"#_";
 /// Reads the test cases of a judge input one at a time. See the [module docs](self).
 ///
 /// ```
-/// use chess_puzzles::input::Scanner;
+/// use chess_puzzles::input::{CaseReader, Scanner};
 /// use chess_puzzles::showdown::Reader;
 ///
 /// let text = "1\n2\n#_\n__\n1 2 3 4 5 6 7 8\n";
 /// let mut reader = Reader::new(Scanner::new(text.as_bytes())).unwrap();
-/// let instance = reader.next_instance().unwrap().unwrap();
+/// let instance = reader.next_case().unwrap().unwrap();
 /// assert_eq!((instance.side(), instance.king_count()), (2, 1));
-/// assert!(reader.next_instance().unwrap().is_none());
+/// assert!(reader.next_case().unwrap().is_none());
 /// ```
 pub struct Reader<R> {
     scanner: Scanner<R>,
@@ -65,16 +65,6 @@ impl<R: Read> Reader<R> {
     /// Where the reader is, for error messages: `test 3 of 5`.
     pub fn context(&self) -> String {
         self.cases.context()
-    }
-
-    /// The next test case, or `None` after the last (which also checks nothing follows it).
-    pub fn next_instance(&mut self) -> Result<Option<Instance>, InputError> {
-        if self.cases.next(&mut self.scanner)?.is_none() {
-            return Ok(None);
-        }
-        self.read_case()
-            .map(Some)
-            .map_err(|e| e.with_context(self.cases.context()))
     }
 
     fn read_case(&mut self) -> Result<Instance, InputError> {
@@ -207,13 +197,26 @@ impl<R: Read> Reader<R> {
     }
 }
 
+impl<R: Read> CaseReader for Reader<R> {
+    type Case = Instance;
+
+    fn next_case(&mut self) -> Result<Option<Instance>, InputError> {
+        if self.cases.next(&mut self.scanner)?.is_none() {
+            return Ok(None);
+        }
+        self.read_case()
+            .map(Some)
+            .map_err(|e| e.with_context(self.cases.context()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn first_error(text: &str) -> ParseError {
         let result = Reader::new(Scanner::new(text.as_bytes())).and_then(|mut r| {
-            while r.next_instance()?.is_some() {}
+            while r.next_case()?.is_some() {}
             Ok(())
         });
         match result {
@@ -328,6 +331,6 @@ mod tests {
         let row = "_".repeat(n);
         let text = format!("1\n{n}\n{}1 2 3 4 5 6 7 8\n", format!("{row}\n").repeat(n));
         let mut reader = Reader::new(Scanner::new(text.as_bytes())).unwrap();
-        assert_eq!(reader.next_instance().unwrap().unwrap().side(), n);
+        assert_eq!(reader.next_case().unwrap().unwrap().side(), n);
     }
 }

@@ -18,10 +18,10 @@ use super::candidates::Candidates;
 use super::construction::{complete_by_leaps, fallback, greedy, leap_answer, prune};
 use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
-use super::instance::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 use super::judge::verify;
 use super::local_search::{Limits, Search};
 use super::progress::Progress;
+use super::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 
 /// How much effort one test gets.
 #[derive(Copy, Clone, Debug)]
@@ -159,6 +159,32 @@ impl Settings<'_> {
         match self.stop {
             Some(flag) => hard.or_stop(flag),
             None => hard,
+        }
+    }
+
+    /// The deadline of a run over `instances` that starts now (see [`Settings::deadline`]),
+    /// the progress told of the tests.
+    fn begin(&self, instances: &[Instance]) -> Deadline<'_> {
+        let start = Instant::now();
+        let hard = self.deadline(start);
+        if let Some(progress) = self.progress {
+            let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
+            progress.begin(&sides, start, hard.moment());
+        }
+        hard
+    }
+
+    /// `each`, called with the tests numbered from 1, the progress told of every answer first.
+    fn hand_out<E>(
+        &self,
+        mut each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+    ) -> impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E> {
+        let progress = self.progress;
+        move |i, solved, more| {
+            if let (Some(progress), Ok(solution)) = (progress, &solved) {
+                progress.answered(i, solution.answer.cost, solution.lower_bound);
+            }
+            each(i + 1, solved, more)
         }
     }
 
@@ -300,21 +326,10 @@ pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
 pub fn solve_input<E>(
     instances: &[Instance],
     settings: &Settings<'_>,
-    mut each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+    each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
 ) -> Result<Ending, E> {
-    let start = Instant::now();
-    let hard = settings.deadline(start);
-    let progress = settings.progress;
-    if let Some(progress) = progress {
-        let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
-        progress.begin(&sides, start, hard.moment());
-    }
-    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>, more: bool| {
-        if let (Some(progress), Ok(solution)) = (progress, &solved) {
-            progress.answered(i, solution.answer.cost, solution.lower_bound);
-        }
-        each(i + 1, solved, more)
-    };
+    let hard = settings.begin(instances);
+    let mut hand_out = settings.hand_out(each);
     let late = hard.later_by(FIRST_ANSWER_MIN);
     let mut cells_left: u64 = instances.iter().map(padded_cells).sum();
     let mut from = 0;
@@ -546,23 +561,12 @@ fn solve_window<E>(
 pub fn greedy_input<E>(
     instances: &[Instance],
     settings: &Settings<'_>,
-    mut each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+    each: impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
 ) -> Result<Ending, E> {
-    let start = Instant::now();
-    let hard = settings.deadline(start);
+    let hard = settings.begin(instances);
     let late = hard.later_by(FIRST_ANSWER_MIN);
     let share = settings.share(instances.len());
-    if let Some(progress) = settings.progress {
-        let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
-        progress.begin(&sides, start, hard.moment());
-    }
-    let progress = settings.progress;
-    let mut hand_out = |i: usize, solved: Result<Solution, SolveError>, more: bool| {
-        if let (Some(progress), Ok(solution)) = (progress, &solved) {
-            progress.answered(i, solution.answer.cost, solution.lower_bound);
-        }
-        each(i + 1, solved, more)
-    };
+    let mut hand_out = settings.hand_out(each);
     let answer = |instance: &Instance, cells_after: u64| {
         if earlier(late, quick_reserve(cells_after)).passed() {
             return quick_answer(instance);
@@ -732,7 +736,7 @@ pub fn first_answer<'a>(
     if found.is_empty() || (!complete && !deadline.passed()) {
         let pieces = fallback(instance, candidates);
         if verify(instance, &pieces).is_ok() {
-            let mut b = board_with(instance, &pieces);
+            let mut b = Board::holding(instance, &pieces);
             prune(&mut b);
             found.push((b.cost(), b.placements()));
         }
@@ -853,7 +857,7 @@ impl Prepared<'_> {
             return Vec::new();
         };
         let threads = rayon::current_num_threads().clamp(1, 2) as u64;
-        let start_board = board_with(self.instance, pieces);
+        let start_board = Board::holding(self.instance, pieces);
         (0..threads)
             .into_par_iter()
             .map(|t| {
@@ -944,19 +948,6 @@ impl Prepared<'_> {
             .unwrap_or_default();
         finish(self.instance, best, lower_bound.min(best_cost))
     }
-}
-
-/// A board holding `pieces`.
-fn board_with(instance: &Instance, pieces: &[Placement]) -> Board {
-    let mut b = Board::new(instance);
-    let mut scratch = Vec::new();
-    for p in pieces {
-        let cell = b.cell(p.square);
-        if b.is_empty(cell) {
-            b.place(p.kind, cell, &mut scratch);
-        }
-    }
-    b
 }
 
 /// The plain greedy answer, the baseline the optimiser is measured against: again and again

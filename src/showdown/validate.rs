@@ -3,8 +3,8 @@
 use std::io::Read;
 
 use super::generator::{STATEMENT_SIDES, STATEMENT_TESTS};
-use super::instance::{MAX_COST, statement_sides};
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
+use super::{MAX_COST, statement_sides};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position};
 use crate::judge::strict::{Lines, Spacing};
 
 use super::reader::SQUARES;
@@ -37,13 +37,7 @@ use super::reader::SQUARES;
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let (lo, hi) = STATEMENT_SIDES;
     let mut lines = Lines::new(input);
-    let total = lines.expect_first("the number of tests t")?.numbers(
-        1,
-        1,
-        STATEMENT_TESTS,
-        &format!("the number of tests t, 1..{STATEMENT_TESTS}"),
-        Spacing::Single,
-    )?[0];
+    let total = lines.expect_count("the number of tests t", STATEMENT_TESTS)?;
     for test in 1..=total {
         let context = format!("test {test} of {total}");
         let what = format!("a board side n {}", statement_sides());
@@ -92,7 +86,7 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
             .numbers(8, 1, MAX_COST, &what, Spacing::Single)
             .map_err(|e| e.with_context(&context))?;
     }
-    lines.expect_end(&format!("the end of input after {}", plural(total, "test")))?;
+    lines.expect_end_after(total, "test")?;
     Ok(total)
 }
 
@@ -120,10 +114,6 @@ mod tests {
     use super::*;
     use crate::showdown::SAMPLE;
 
-    fn kind(input: &str) -> Option<ParseErrorKind> {
-        validate(input.as_bytes()).err().and_then(|e| e.kind())
-    }
-
     #[test]
     fn the_sample_is_valid_and_the_statements_form_of_it_is_not() {
         assert_eq!(validate(SAMPLE.input.as_bytes()).unwrap(), 1);
@@ -149,10 +139,8 @@ mod tests {
             king_without_empty_neighbour(&[b"_##".to_vec(), b"###".to_vec(), b"###".to_vec()]),
             Some((0, 2))
         );
-        assert_eq!(
-            kind("1\n2\n##\n##\n1 1 1 1 1 1 1 1\n"),
-            Some(ParseErrorKind::Invalid)
-        );
-        assert_eq!(kind("1\n2\n__\n__\n1 1 1 1 1 1 1 1\n"), None);
+        let no_room = validate("1\n2\n##\n##\n1 1 1 1 1 1 1 1\n".as_bytes());
+        assert_eq!(no_room.unwrap_err().kind(), Some(ParseErrorKind::Invalid));
+        assert!(validate("1\n2\n__\n__\n1 1 1 1 1 1 1 1\n".as_bytes()).is_ok());
     }
 }

@@ -1,4 +1,5 @@
-//! Scoring a board against all 92 placements at once.
+//! The search of The Sultan's Successors: a board scored against all 92 placements at once
+//! ([`Solver`], over a [`Scorer`]).
 //!
 //! The plain way adds eight weights per placement. When every weight of a board fits a byte (the
 //! statement's weights are below 100), [`Scorer::best_score`] instead looks up sixteen placements'
@@ -6,8 +7,56 @@
 //! lanes: six groups of sixteen placements, eight columns each. Both ways are tested against
 //! each other on random boards.
 
-use super::{Board, Placement};
-use crate::core::CLASSIC;
+use super::{Best, Board, Placement};
+use crate::core::{CLASSIC, placements};
+
+/// The 92 placements, ready to score boards.
+pub struct Solver {
+    scorer: Scorer,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// Finds the 92 placements of eight queens.
+    pub fn new() -> Solver {
+        Solver {
+            scorer: Scorer::new(placements::all_arrays::<CLASSIC>()),
+        }
+    }
+
+    /// The score of one placement on a board.
+    pub fn score(board: &Board, placement: &Placement) -> u64 {
+        Scorer::score(board, placement)
+    }
+
+    /// The best score alone (the judge's answer), by the fastest way available.
+    pub fn best_score(&self, board: &Board) -> u64 {
+        self.scorer.best_score(board)
+    }
+
+    /// The best score and the first placement (in lexicographic order) that reaches it.
+    pub fn best(&self, board: &Board) -> Best {
+        let mut best: Option<Best> = None;
+        for p in self.scorer.placements() {
+            let score = Solver::score(board, p);
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(Best {
+                    score,
+                    placement: *p,
+                });
+            }
+        }
+        best.unwrap_or(Best {
+            score: 0,
+            placement: [0; CLASSIC],
+        })
+    }
+}
 
 /// Placements per shuffle group.
 const LANES: usize = 16;
@@ -124,7 +173,6 @@ unsafe fn best_score_ssse3(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::placements;
 
     fn scorer() -> Scorer {
         Scorer::new(placements::all_arrays::<CLASSIC>())

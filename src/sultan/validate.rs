@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use crate::core::CLASSIC;
-use crate::error::{InputError, plural};
+use crate::error::InputError;
 use crate::input::PLAUSIBLE_COUNT;
 use crate::judge::strict::{Lines, Spacing};
 
@@ -25,13 +25,7 @@ pub const WEIGHTS: (u64, u64) = (1, 99);
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect_first("the number of boards")?.numbers(
-        1,
-        1,
-        PLAUSIBLE_COUNT,
-        "the number of boards (1 or more)",
-        Spacing::Single,
-    )?[0];
+    let total = lines.expect_count("the number of boards", PLAUSIBLE_COUNT)?;
     for board in 1..=total {
         for row in 1..=CLASSIC {
             let what = format!("row {row} of board {board} of {total}: eight weights");
@@ -47,9 +41,6 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
                 .map_err(|e| e.with_context(format!("board {board} of {total}")))?;
         }
     }
-    lines.expect_end(&format!(
-        "the end of input after {}",
-        plural(total, "board")
-    ))?;
+    lines.expect_end_after(total, "board")?;
     Ok(total)
 }

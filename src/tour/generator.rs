@@ -5,16 +5,15 @@
 //! path exists), a `start-alone` board has every knight and the bishop next to the queen's
 //! start, a `crowded` board has as many pawns as the board can take while a path still exists.
 
-use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::{MAX_KNIGHTS, Scenario, ScenarioError};
 use crate::core::{Bitboard, CLASSIC, Square};
-use crate::judge::{self, Rng, span};
+use crate::judge::span::{self, Span};
+use crate::judge::{self, Rng};
 
 /// The families of inputs the generator writes (a command-line value).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
@@ -51,6 +50,25 @@ pub const START_ALONE_KNIGHTS: usize = 7;
 /// The statement's fewest and most knights.
 pub const STATEMENT_KNIGHTS: (usize, usize) = (2, 14);
 
+/// The knight counts a generated scenario may have: 0 to [`MAX_KNIGHTS`], the statement's 2 to
+/// 14 by default.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct KnightCounts;
+
+impl span::Limits for KnightCounts {
+    type Value = usize;
+    const ALLOWED: (usize, usize) = (0, MAX_KNIGHTS);
+    const DEFAULT: (usize, usize) = STATEMENT_KNIGHTS;
+
+    fn value(text: &str) -> Option<usize> {
+        span::whole_number(text)
+    }
+
+    fn expected() -> String {
+        format!("a number of knights 0..{MAX_KNIGHTS} or a range A-B with A <= B")
+    }
+}
+
 /// A range of knight counts, both ends included, within `0..=`[`MAX_KNIGHTS`]. Written `K` or
 /// `A-B` on the command line.
 ///
@@ -63,59 +81,7 @@ pub const STATEMENT_KNIGHTS: (usize, usize) = (2, 14);
 /// assert!("9-3".parse::<Knights>().is_err());
 /// assert!("25".parse::<Knights>().is_err());
 /// ```
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Knights {
-    min: usize,
-    max: usize,
-}
-
-impl Knights {
-    /// The range `min..=max`; `None` when it is empty or above [`MAX_KNIGHTS`].
-    pub fn new(min: usize, max: usize) -> Option<Knights> {
-        (min <= max && max <= MAX_KNIGHTS).then_some(Knights { min, max })
-    }
-
-    /// The fewest knights.
-    pub fn min(self) -> usize {
-        self.min
-    }
-
-    /// The most knights.
-    pub fn max(self) -> usize {
-        self.max
-    }
-}
-
-impl Default for Knights {
-    /// The statement's range, 2 to 14.
-    fn default() -> Self {
-        Knights {
-            min: STATEMENT_KNIGHTS.0,
-            max: STATEMENT_KNIGHTS.1,
-        }
-    }
-}
-
-impl fmt::Display for Knights {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        span::Shown(self.min, self.max).fmt(f)
-    }
-}
-
-/// Why a knight range was not understood.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("expected a number of knights 0..{MAX_KNIGHTS} or a range A-B with A <= B, found '{0}'")]
-pub struct KnightsError(String);
-
-impl FromStr for Knights {
-    type Err = KnightsError;
-
-    fn from_str(text: &str) -> Result<Knights, KnightsError> {
-        span::parse(text, span::whole_number)
-            .and_then(|(a, b)| Knights::new(a, b))
-            .ok_or_else(|| KnightsError(text.to_string()))
-    }
-}
+pub type Knights = Span<KnightCounts>;
 
 /// What to generate.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -181,7 +147,7 @@ pub fn scenario(rng: &mut Rng, options: &GenOptions) -> Result<Scenario, Scenari
     } else {
         options.pawns.clamp(0.0, 1.0)
     };
-    let (mut lo, mut hi) = (options.knights.min, options.knights.max);
+    let (mut lo, mut hi) = (options.knights.min(), options.knights.max());
     if options.kind == Kind::StartAlone {
         (lo, hi) = (lo.min(START_ALONE_KNIGHTS), hi.min(START_ALONE_KNIGHTS));
     }
@@ -382,7 +348,7 @@ mod tests {
         ] {
             assert!(bad.parse::<Knights>().is_err(), "{bad:?}");
         }
-        assert_eq!("0-24".parse(), Ok(Knights { min: 0, max: 24 }));
+        assert_eq!("0-24".parse::<Knights>().ok(), Knights::new(0, 24));
         assert_eq!(Knights::default().to_string(), "2-14");
     }
 

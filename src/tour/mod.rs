@@ -20,22 +20,24 @@
 pub mod generator;
 pub mod layered_bfs;
 pub mod random;
+pub mod reader;
 pub mod validate;
+pub mod writer;
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
-use serde::Serialize;
-
-use crate::core::{Bitboard, CLASSIC, Diagram, Square};
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, RunError, plural};
-use crate::input::{Cases, Scanner, Token};
-use crate::judge::compare::{Accepted, Answers, Difference, Tolerance};
-use crate::judge::{self, CheckError};
-use crate::output::OutputFormat;
+use crate::core::{Bitboard, CLASSIC, Square};
+use crate::error::{InputError, RunError};
+use crate::input::Scanner;
+use crate::judge::compare::Tolerance;
+use crate::judge::{self, Checked};
+use crate::output::{self, OutputFormat};
 use crate::sample::Sample;
 
 pub use layered_bfs::Solver;
+pub use reader::Reader;
+use writer::Solved;
 
 /// The sample of the statement of Traveling Queen (POJ 2919).
 pub const SAMPLE: Sample = Sample {
@@ -159,7 +161,7 @@ impl Scenario {
     /// `. Q B P N`, rank 8 first. Errors are located in `text`.
     pub fn parse(text: &str) -> Result<Scenario, InputError> {
         let mut sc = Scanner::new(text.as_bytes());
-        let scenario = read_board(&mut sc, 0, "")?;
+        let scenario = reader::read_board(&mut sc, 0, "")?;
         sc.expect_end("the end of the board")?;
         Ok(scenario)
     }
@@ -260,306 +262,6 @@ pub fn lex_rank(sq: Square) -> u8 {
     sq.col * 8 + (7 - sq.row)
 }
 
-const ROW_EXPECTED: [&str; CLASSIC] = [
-    "row 1 of 8 (rank 8): eight of . Q B P N",
-    "row 2 of 8 (rank 7): eight of . Q B P N",
-    "row 3 of 8 (rank 6): eight of . Q B P N",
-    "row 4 of 8 (rank 5): eight of . Q B P N",
-    "row 5 of 8 (rank 4): eight of . Q B P N",
-    "row 6 of 8 (rank 3): eight of . Q B P N",
-    "row 7 of 8 (rank 2): eight of . Q B P N",
-    "row 8 of 8 (rank 1): eight of . Q B P N",
-];
-
-fn located(
-    position: Position,
-    kind: ParseErrorKind,
-    expected: impl Into<String>,
-    found: impl Into<String>,
-    context: &str,
-) -> InputError {
-    let e = ParseError::new(position, kind, expected, found);
-    if context.is_empty() {
-        e.into()
-    } else {
-        e.with_context(context).into()
-    }
-}
-
-/// Reads one board of eight rows. `last_line` is the line of the token before it (0 for none):
-/// the board starts on a later line and its rows are on consecutive lines.
-fn read_board<R: Read>(
-    sc: &mut Scanner<R>,
-    last_line: u64,
-    context: &str,
-) -> Result<Scenario, InputError> {
-    let mut queen: Option<(Square, Position)> = None;
-    let mut bishop: Option<(Square, Position)> = None;
-    let mut knights = Vec::new();
-    let mut pawns = Bitboard::EMPTY;
-    let mut first_row = Position::START;
-    let mut line = last_line;
-    for (r, expected) in ROW_EXPECTED.iter().enumerate() {
-        let token: Token<'_> = sc
-            .expect_token(expected)
-            .map_err(|e| e.with_context(context))?;
-        let at = token.position;
-        if at.line == line {
-            return Err(located(
-                at,
-                ParseErrorKind::BadLength,
-                format!("{expected}, on a line of its own"),
-                format!("{} on the same line", token.describe()),
-                context,
-            ));
-        }
-        if r > 0 && at.line > line + 1 {
-            let blank = Position {
-                line: line + 1,
-                column: 1,
-            };
-            return Err(located(
-                blank,
-                ParseErrorKind::UnexpectedEnd,
-                *expected,
-                format!("an empty line after {}", plural(r as u64, "row")),
-                context,
-            ));
-        }
-        if r == 0 {
-            first_row = at;
-        }
-        line = at.line;
-        if token.bytes.len() != CLASSIC {
-            return Err(located(
-                at,
-                ParseErrorKind::BadLength,
-                *expected,
-                format!(
-                    "{} ({})",
-                    token.describe(),
-                    plural(token.bytes.len() as u64, "character")
-                ),
-                context,
-            ));
-        }
-        for (c, &byte) in token.bytes.iter().enumerate() {
-            let sq = Square::new(r as u8, c as u8);
-            let here = token.position_at(c);
-            let piece = match Piece::from_char(byte) {
-                Some(p) => p,
-                None if byte == b'.' => continue,
-                None => {
-                    return Err(located(
-                        here,
-                        ParseErrorKind::BadCharacter,
-                        "a square '.', 'Q', 'B', 'P' or 'N'",
-                        crate::error::describe_token(&[byte]),
-                        context,
-                    ));
-                }
-            };
-            match piece {
-                Piece::Queen | Piece::Bishop => {
-                    let slot = if piece == Piece::Queen {
-                        &mut queen
-                    } else {
-                        &mut bishop
-                    };
-                    if let Some((first, _)) = slot {
-                        return Err(located(
-                            here,
-                            ParseErrorKind::Invalid,
-                            format!("one '{}' per board", piece.letter()),
-                            format!("a second one (the first on {})", square_name(*first)),
-                            context,
-                        ));
-                    }
-                    *slot = Some((sq, here));
-                }
-                Piece::Knight => {
-                    if knights.len() == MAX_KNIGHTS {
-                        return Err(located(
-                            here,
-                            ParseErrorKind::TooLarge,
-                            format!("at most {MAX_KNIGHTS} knights 'N' per board"),
-                            format!("knight number {}", MAX_KNIGHTS + 1),
-                            context,
-                        ));
-                    }
-                    knights.push(sq);
-                }
-                Piece::Pawn => pawns.insert(sq),
-            }
-        }
-    }
-    let missing = |letter: char| {
-        located(
-            first_row,
-            ParseErrorKind::Invalid,
-            format!("a board with one '{letter}'"),
-            "none on this board",
-            context,
-        )
-    };
-    let (queen, _) = queen.ok_or_else(|| missing('Q'))?;
-    let (bishop, _) = bishop.ok_or_else(|| missing('B'))?;
-    Scenario::new(queen, bishop, knights, pawns).map_err(|e| {
-        // Every check of `new` was made above with a location; this cannot happen.
-        located(
-            first_row,
-            ParseErrorKind::Invalid,
-            "a valid board",
-            e.to_string(),
-            context,
-        )
-    })
-}
-
-/// Reads the scenarios of an input: their count, then each board of eight rows.
-pub struct Reader<R> {
-    scanner: Scanner<R>,
-    cases: Cases,
-    last_line: u64,
-}
-
-impl<R: Read> Reader<R> {
-    /// Reads the count of scenarios.
-    pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
-        let cases = Cases::read(&mut scanner, "the number of scenarios", "scenario")?;
-        let last_line = scanner.position().line;
-        Ok(Reader {
-            scanner,
-            cases,
-            last_line,
-        })
-    }
-
-    /// The next scenario, or `None` after the last one (which also checks that nothing follows).
-    pub fn next_scenario(&mut self) -> Result<Option<Scenario>, InputError> {
-        if self.cases.next(&mut self.scanner)?.is_none() {
-            return Ok(None);
-        }
-        let context = self.cases.context();
-        let scenario = read_board(&mut self.scanner, self.last_line, &context)?;
-        self.last_line = self.scanner.position().line;
-        Ok(Some(scenario))
-    }
-}
-
-/// Writes one scenario's answer in the judge's format: the heading, the path or `impossible`,
-/// then an empty line.
-pub fn write_judge_case<W: Write>(
-    out: &mut W,
-    case: u64,
-    path: Option<&[Square]>,
-) -> io::Result<()> {
-    let mut text = format!("Scenario #{case}:\n");
-    match path {
-        Some(p) => {
-            for &sq in p {
-                text.push(char::from(b'a' + sq.col % 8));
-                text.push(char::from(b'8' - sq.row % 8));
-            }
-        }
-        None => text.push_str("impossible"),
-    }
-    text.push_str("\n\n");
-    out.write_all(text.as_bytes())
-}
-
-/// One scenario for programs (`--format json`).
-#[derive(Debug, Serialize)]
-pub struct JsonCase {
-    /// The scenario number, from 1 (called `case` in every command's JSON).
-    pub case: u64,
-    /// Whether a path exists.
-    pub possible: bool,
-    /// The number of moves (the path's squares less one), or `null`.
-    pub moves: Option<usize>,
-    /// The squares the queen stands on, start first, as judge names (`"h8"`), or `null`.
-    pub path: Option<Vec<String>>,
-}
-
-impl JsonCase {
-    /// The JSON form of a scenario's answer.
-    pub fn new(case: u64, path: Option<&[Square]>) -> JsonCase {
-        JsonCase {
-            case,
-            possible: path.is_some(),
-            moves: path.map(|p| p.len().saturating_sub(1)),
-            path: path.map(|p| p.iter().map(|&sq| square_name(sq)).collect()),
-        }
-    }
-}
-
-/// The board with the path drawn: the queen (`♛`) on her start, each later stop numbered in
-/// order (a square she stands on twice shows both, `♛,3`), the pieces shown by their symbols,
-/// and a legend.
-pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> String {
-    let ranks: Vec<String> = (1..=CLASSIC).rev().map(|r| r.to_string()).collect();
-    let files: Vec<String> = (b'a'..b'a' + CLASSIC as u8)
-        .map(|f| char::from(f).to_string())
-        .collect();
-    let mut d = Diagram::new(CLASSIC, CLASSIC)
-        .with_row_labels(ranks)
-        .with_col_labels(files);
-    for r in 0..CLASSIC as u8 {
-        for c in 0..CLASSIC as u8 {
-            let sq = Square::new(r, c);
-            if let Some(piece) = scenario.piece_at(sq) {
-                d.set(sq, piece.symbol());
-            }
-        }
-    }
-    let heading = match path {
-        Some(p) => {
-            let mut stops: Vec<Vec<usize>> = vec![Vec::new(); CLASSIC * CLASSIC];
-            for (i, &sq) in p.iter().enumerate() {
-                if let Some(list) = stops.get_mut(sq.index(CLASSIC)) {
-                    list.push(i);
-                }
-            }
-            for (i, list) in stops.iter().enumerate() {
-                if !list.is_empty() {
-                    let text: Vec<String> = list
-                        .iter()
-                        .map(|&stop| match stop {
-                            0 => Piece::Queen.symbol().to_string(),
-                            _ => stop.to_string(),
-                        })
-                        .collect();
-                    d.set(Square::from_index(i, CLASSIC), text.join(","));
-                }
-            }
-            let moves = p.len().saturating_sub(1);
-            let plural = if moves == 1 { "" } else { "s" };
-            let names: Vec<String> = p.iter().map(|&sq| square_name(sq)).collect();
-            format!("{moves} move{plural}: {}", names.join(" "))
-        }
-        None => match scenario.unreachable_piece() {
-            Some((piece, sq)) => format!(
-                "impossible: the queen can reach no square next to the {} on {}",
-                match piece {
-                    Piece::Knight => "knight",
-                    _ => "bishop",
-                },
-                square_name(sq)
-            ),
-            None => "impossible".to_string(),
-        },
-    };
-    let legend = if path.is_some() {
-        "♛ the queen's start, numbers her stops in order"
-    } else {
-        "♛ queen"
-    };
-    format!(
-        "Scenario {case}: {heading}\n{d}{legend}; ♞ knight; ♝ bishop; ♟ pawn\n",
-        heading = heading
-    )
-}
-
 /// How `chess-puzzles tour` writes its answers.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
 pub struct Options {
@@ -573,30 +275,15 @@ pub struct Options {
 /// use chess_puzzles::tour::{run, Options, SAMPLE};
 ///
 /// let mut out = Vec::new();
-/// run(SAMPLE.input.as_bytes(), &mut out, Options::default()).unwrap();
+/// run(SAMPLE.input.as_bytes(), &mut out, &Options::default()).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), SAMPLE.output);
 /// ```
-pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result<(), RunError> {
-    let mut reader = Reader::new(Scanner::new(input))?;
+pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
+    let reader = Reader::new(Scanner::new(input))?;
     let mut solver = Solver::new();
-    let mut case = 0u64;
-    while let Some(scenario) = reader.next_scenario()? {
-        case += 1;
-        let path = solver.solve(&scenario);
-        let path = path.as_deref();
-        let written = match options.format {
-            OutputFormat::Judge => write_judge_case(out, case, path),
-            OutputFormat::Board => {
-                let separator = if case > 1 { "\n" } else { "" };
-                write!(out, "{separator}{}", render_case(case, &scenario, path))
-            }
-            OutputFormat::Json => serde_json::to_writer(&mut *out, &JsonCase::new(case, path))
-                .map_err(io::Error::from)
-                .and_then(|()| out.write_all(b"\n")),
-        };
-        written.map_err(RunError::Output)?;
-    }
-    Ok(())
+    output::write_cases(reader, out, options.format, |scenario| {
+        Solved::new(&mut solver, scenario)
+    })
 }
 
 /// Judges `output` as the answer to `input` in the judge's format: solves `input` and compares
@@ -613,42 +300,11 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: Options) -> Result
 /// let diff = check(SAMPLE.input.as_bytes(), wrong.as_bytes(), Tolerance::Lines).unwrap().unwrap_err();
 /// assert_eq!(diff.position.line, 2);
 /// ```
-pub fn check(
-    input: impl Read,
-    output: impl Read,
-    tolerance: Tolerance,
-) -> Result<Result<Accepted, Difference>, CheckError> {
-    let answers = JudgeAnswers {
-        reader: Reader::new(Scanner::new(input))?,
-        solver: Solver::new(),
-        case: 0,
-    };
-    judge::check(answers, output, tolerance)
-}
-
-/// The judge's answers to an input, scenario by scenario, for [`check`].
-struct JudgeAnswers<R> {
-    reader: Reader<R>,
-    solver: Solver,
-    case: u64,
-}
-
-impl<R: Read> Answers for JudgeAnswers<R> {
-    fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
-        let Some(scenario) = self.reader.next_scenario()? else {
-            return Ok(false);
-        };
-        self.case += 1;
-        let path = self.solver.solve(&scenario);
-        // Writing to memory cannot fail.
-        let _ = write_judge_case(out, self.case, path.as_deref());
-        Ok(true)
-    }
-
-    fn skip_rest(&mut self) -> Result<(), InputError> {
-        while self.reader.next_scenario()?.is_some() {}
-        Ok(())
-    }
+pub fn check(input: impl Read, output: impl Read, tolerance: Tolerance) -> Checked {
+    let reader = Reader::new(Scanner::new(input))?;
+    let mut solver = Solver::new();
+    let solve = |scenario| Solved::new(&mut solver, scenario);
+    judge::check(reader, solve, output, tolerance)
 }
 
 /// Checks a path independently of the search: it starts on the queen's square, every move is a
@@ -760,48 +416,6 @@ mod tests {
         assert!(check_path(&s, &path("h8a1")).is_err()); // not a queen line
         assert!(check_path(&s, &path("g7")).is_err()); // wrong start
         assert!(check_path(&s, &path("h8b2")).is_err()); // crosses the pawn on f6
-    }
-
-    #[test]
-    fn reader_errors_are_located() {
-        let bad = |text: &str| Scenario::parse(text).unwrap_err();
-        let rows = ".......Q\n...P.P..\n...PNP..\n..NP.P..\n........\n........\n..B.....\n";
-        let e = bad(&format!("{rows}......."));
-        assert_eq!(e.kind(), Some(ParseErrorKind::BadLength));
-        let e = bad(&format!("{rows}...x...."));
-        assert_eq!(e.kind(), Some(ParseErrorKind::BadCharacter));
-        assert!(e.to_string().starts_with("8:4:"), "{e}");
-        let e = bad(&format!("{rows}\n........"));
-        assert_eq!(e.kind(), Some(ParseErrorKind::UnexpectedEnd));
-        assert!(e.to_string().starts_with("8:1:"), "{e}");
-        let e = bad(&format!("{rows}......Q."));
-        assert_eq!(e.kind(), Some(ParseErrorKind::Invalid));
-        let e = bad(rows);
-        assert_eq!(e.kind(), Some(ParseErrorKind::UnexpectedEnd));
-        let e = bad(&rows.replace('B', "."));
-        assert_eq!(e.kind(), Some(ParseErrorKind::UnexpectedEnd));
-        let e = bad(&format!("{}........", rows.replace('B', ".")));
-        assert_eq!(e.kind(), Some(ParseErrorKind::Invalid));
-    }
-
-    #[test]
-    fn too_many_knights_are_refused_at_the_first_extra_one() {
-        let mut grid = [[b'.'; 8]; 8];
-        grid[0][0] = b'Q';
-        grid[7][7] = b'B';
-        let mut placed = 0;
-        for (i, cell) in grid.iter_mut().flatten().enumerate() {
-            if *cell == b'.' && i % 2 == 1 && placed <= MAX_KNIGHTS {
-                *cell = b'N';
-                placed += 1;
-            }
-        }
-        let text: String = grid
-            .iter()
-            .map(|r| format!("{}\n", String::from_utf8_lossy(r)))
-            .collect();
-        let e = Scenario::parse(&text).unwrap_err();
-        assert_eq!(e.kind(), Some(ParseErrorKind::TooLarge));
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn judge_input(scenarios: &[Scenario]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::CaseReader;
     use rand::SeedableRng;
 
     #[test]
@@ -76,8 +77,8 @@ mod tests {
         let mut reader =
             super::super::Reader::new(crate::input::Scanner::new(text.as_bytes())).unwrap();
         for s in &list {
-            assert_eq!(reader.next_scenario().unwrap().as_ref(), Some(s));
+            assert_eq!(reader.next_case().unwrap().as_ref(), Some(s));
         }
-        assert_eq!(reader.next_scenario().unwrap(), None);
+        assert_eq!(reader.next_case().unwrap(), None);
     }
 }

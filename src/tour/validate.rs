@@ -2,12 +2,12 @@
 
 use std::io::Read;
 
-use super::ROW_EXPECTED;
 use super::generator::STATEMENT_KNIGHTS;
+use super::reader::ROW_EXPECTED;
 use crate::core::CLASSIC;
-use crate::error::{InputError, ParseError, ParseErrorKind, Position, plural};
+use crate::error::{InputError, ParseError, ParseErrorKind, Position};
 use crate::input::PLAUSIBLE_COUNT;
-use crate::judge::strict::{Lines, Spacing};
+use crate::judge::strict::Lines;
 
 /// The characters of a board row.
 const SQUARES: &[u8] = b".QBPN";
@@ -34,13 +34,7 @@ const SQUARES: &[u8] = b".QBPN";
 /// ```
 pub fn validate(input: impl Read) -> Result<u64, InputError> {
     let mut lines = Lines::new(input);
-    let total = lines.expect_first("the number of scenarios")?.numbers(
-        1,
-        1,
-        PLAUSIBLE_COUNT,
-        "the number of scenarios (1 or more)",
-        Spacing::Single,
-    )?[0];
+    let total = lines.expect_count("the number of scenarios", PLAUSIBLE_COUNT)?;
     for scenario in 1..=total {
         let context = format!("scenario {scenario} of {total}");
         let first_row = Position {
@@ -117,10 +111,7 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
         let what = format!("an empty line after the board ({context})");
         lines.expect(&what)?.empty(&what)?;
     }
-    lines.expect_end(&format!(
-        "the end of input after {}",
-        plural(total, "scenario")
-    ))?;
+    lines.expect_end_after(total, "scenario")?;
     Ok(total)
 }
 
@@ -129,23 +120,18 @@ mod tests {
     use super::*;
     use crate::tour::SAMPLE;
 
-    fn kind(input: &str) -> Option<ParseErrorKind> {
-        validate(input.as_bytes()).err().and_then(|e| e.kind())
-    }
-
     #[test]
     fn the_sample_is_valid_and_its_variants_are_not() {
         assert_eq!(validate(SAMPLE.input.as_bytes()).unwrap(), 2);
         let without_last_empty = SAMPLE.input.strip_suffix('\n').unwrap_or_default();
-        assert_eq!(
-            kind(without_last_empty),
-            Some(ParseErrorKind::UnexpectedEnd)
-        );
         let two_empty = format!("{}\n", SAMPLE.input);
-        assert_eq!(kind(&two_empty), Some(ParseErrorKind::TrailingInput));
-        assert_eq!(
-            kind(&SAMPLE.input.replacen('N', "Q", 1)),
-            Some(ParseErrorKind::Invalid)
-        );
+        for (input, kind) in [
+            (without_last_empty, ParseErrorKind::UnexpectedEnd),
+            (&two_empty, ParseErrorKind::TrailingInput),
+            (&SAMPLE.input.replacen('N', "Q", 1), ParseErrorKind::Invalid),
+        ] {
+            let err = validate(input.as_bytes()).unwrap_err();
+            assert_eq!(err.kind(), Some(kind), "{input}");
+        }
     }
 }

@@ -36,10 +36,10 @@ use rand::{Rng, RngExt};
 
 use crate::core::pieces::PieceKind;
 
+use super::Placement;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
-use super::instance::Placement;
 
 mod neighbourhood;
 
@@ -357,9 +357,7 @@ impl<'a, G: Rng> Search<'a, G> {
         let lifted = self.effect.len();
         self.board.effect_of_emptying(p, &mut self.effect);
         unchecked |= self.involves_unchecked();
-        let loss = -self
-            .board
-            .weight_gain(&self.effect, &self.weights, &mut self.tally);
+        let loss = -self.effect_gain();
         let mut best = (loss as f64 / f64::from(price), None);
         for cheaper in PieceKind::ALL {
             let saving = price.saturating_sub(self.board.price(cheaper));
@@ -369,15 +367,19 @@ impl<'a, G: Rng> Search<'a, G> {
             self.effect.truncate(lifted);
             self.board.effect_of_piece(cheaper, p, &mut self.effect);
             unchecked |= self.involves_unchecked();
-            let loss = -self
-                .board
-                .weight_gain(&self.effect, &self.weights, &mut self.tally);
+            let loss = -self.effect_gain();
             let value = loss as f64 / f64::from(saving);
             if value < best.0 {
                 best = (value, Some(cheaper));
             }
         }
         (best, unchecked)
+    }
+
+    /// The weight the changes in `effect` gain (see [`Board::weight_gain`]).
+    fn effect_gain(&mut self) -> i64 {
+        self.board
+            .weight_gain(&self.effect, &self.weights, &mut self.tally)
     }
 
     /// True when the changes in `effect` involve a king not in check.
@@ -556,15 +558,8 @@ impl<'a, G: Rng> Search<'a, G> {
                 self.effect.clear();
                 self.effect.extend_from_slice(&through);
                 self.board.effect_of_piece(c.kind, p, &mut self.effect);
-                let gain = self
-                    .board
-                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
-                consider(
-                    &mut best,
-                    gain as f64 / price,
-                    self.age[p],
-                    Move::Place(c.kind, p),
-                );
+                let gain = self.effect_gain() as f64 / price;
+                consider(&mut best, gain, self.age[p], Move::Place(c.kind, p));
                 if c.needs_screen && self.rng.random_range(0..4) == 0 {
                     self.consider_screens(c.kind, p, king_cell, budget, &mut best);
                 }
@@ -575,15 +570,8 @@ impl<'a, G: Rng> Search<'a, G> {
             {
                 self.effect.clear();
                 self.board.effect_of_replace(p, c.kind, &mut self.effect);
-                let gain = self
-                    .board
-                    .weight_gain(&self.effect, &self.weights, &mut self.tally);
-                consider(
-                    &mut best,
-                    gain as f64 / price,
-                    self.age[p],
-                    Move::Replace(c.kind, p),
-                );
+                let gain = self.effect_gain() as f64 / price;
+                consider(&mut best, gain, self.age[p], Move::Replace(c.kind, p));
             }
         }
         match best {
@@ -650,9 +638,7 @@ impl<'a, G: Rng> Search<'a, G> {
         self.board.effect_of_place(kind, p, &mut self.effect);
         self.board.remove(screen, &mut scratch);
         self.scratch = scratch;
-        let gain = self
-            .board
-            .weight_gain(&self.effect, &self.weights, &mut self.tally);
+        let gain = self.effect_gain();
         let price = f64::from(self.board.price(kind)) + f64::from(self.board.price(screen_kind));
         let value = gain as f64 / price;
         if best.is_none_or(|b| value > b.0) {
@@ -729,22 +715,6 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    /// The board's incremental state against a full recount and the prices of its pieces.
-    fn assert_consistent(instance: &Instance, board: &Board) {
-        let counts = board.recount();
-        assert_eq!(board.all_checks(), counts.as_slice());
-        assert_eq!(
-            board.unchecked(),
-            counts.iter().filter(|&&c| c == 0).count()
-        );
-        let cost: u64 = board
-            .placements()
-            .iter()
-            .map(|p| u64::from(instance.cost(p.kind)))
-            .sum();
-        assert_eq!(board.cost(), cost);
-    }
-
     /// A random board of a side in `sides` with kings at a density drawn from `densities`, one
     /// piece nearly free and the others dear (so that replacing by a cheaper kind pays); None
     /// when the draw is not a valid instance.
@@ -807,7 +777,7 @@ mod tests {
                 if step % 50 == 49 && !search.best.is_empty() {
                     search.kick();
                     kicks += 1;
-                    assert_consistent(&instance, &search.board);
+                    search.board.assert_consistent(&instance);
                     assert!(search.board.cost() < search.best_cost);
                 }
                 if search.board.piece_count() > 0 && rng.random_range(0..4) == 0 {
@@ -826,10 +796,10 @@ mod tests {
                     } else {
                         assert_eq!(after.len() + 1, before.len());
                     }
-                    assert_consistent(&instance, &search.board);
+                    search.board.assert_consistent(&instance);
                 }
                 search.resume(&one, &stop);
-                assert_consistent(&instance, &search.board);
+                search.board.assert_consistent(&instance);
                 assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
             }
         }
@@ -865,7 +835,7 @@ mod tests {
                 let before = search.board.cost();
                 let exploring = step < 400;
                 search.resume(if exploring { &explore } else { &plain }, &stop);
-                assert_consistent(&instance, &search.board);
+                search.board.assert_consistent(&instance);
                 assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
                 let cost = search.board.cost();
                 if cost > before {
@@ -922,7 +892,7 @@ mod tests {
                     }
                     _ => {}
                 }
-                assert_consistent(&instance, &search.board);
+                search.board.assert_consistent(&instance);
                 assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
             }
         }

@@ -16,10 +16,10 @@ use crate::showdown::candidates::Candidates;
 use crate::showdown::construction::prune;
 use crate::showdown::deadline::Deadline;
 use crate::showdown::exhaustive;
-use crate::showdown::instance::{Answer, Instance, Placement};
 use crate::showdown::judge::verify;
 use crate::showdown::model::Model;
 use crate::showdown::solver::Solution;
+use crate::showdown::{Answer, Instance, Placement};
 
 /// How the MILP is set up.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
@@ -310,14 +310,7 @@ fn repair(
     below: u64,
     deadline: Instant,
 ) -> Option<Vec<Placement>> {
-    let mut board = Board::new(instance);
-    let mut scratch = Vec::new();
-    for p in pieces {
-        let cell = board.cell(p.square);
-        if board.is_empty(cell) {
-            board.place(p.kind, cell, &mut scratch);
-        }
-    }
+    let board = Board::holding(instance, pieces);
     let room = below.checked_sub(board.cost())?;
     let (_, completed) = exhaustive::complete(
         board,
@@ -327,6 +320,7 @@ fn repair(
         Deadline::at(deadline),
     )?;
     let mut done = Board::new(instance);
+    let mut scratch = Vec::new();
     for p in &completed {
         let cell = done.cell(p.square);
         done.place(p.kind, cell, &mut scratch);

@@ -15,11 +15,13 @@ use std::time::{Duration, Instant};
 
 use super::proof::{Ending, Progress, Proof, Scheme, Settings, prove};
 use crate::error::{ParseError, ParseErrorKind, RunError};
-use crate::input::Scanner;
-use crate::showdown::instance::Instance;
+use crate::input::{CaseReader, Scanner};
+use crate::output;
+use crate::showdown::Instance;
+use crate::showdown::Options;
 use crate::showdown::reader::Reader;
 use crate::showdown::solver::{self, Budget};
-use crate::showdown::{Options, write_solution};
+use crate::showdown::writer::Solved;
 
 /// The default time of a proof per test when no time limit is given.
 pub const DEFAULT_TIME_PER_TEST: Duration = Duration::from_secs(60);
@@ -122,7 +124,7 @@ pub fn run<R: Read, W: Write>(
 ) -> Result<(), RunError> {
     let mut reader = Reader::new(Scanner::new(input))?;
     let mut tests = Vec::new();
-    while let Some(instance) = reader.next_instance()? {
+    while let Some(instance) = reader.next_case()? {
         tests.push(Test {
             instance,
             position: reader.board_start(),
@@ -255,15 +257,10 @@ pub fn run<R: Read, W: Write>(
                 let test: &Test = &tests[written];
                 written += 1;
                 let result = proof.and_then(|proof| {
-                    write_solution(
-                        out,
-                        options.format,
-                        written as u64,
-                        &test.instance,
-                        &proof.solution,
-                    )
-                    .and_then(|()| out.flush())
-                    .map_err(RunError::Output)?;
+                    let solved = Solved::new(&test.instance, &proof.solution, false);
+                    output::write_case(out, options.format, written as u64, &solved)
+                        .and_then(|()| out.flush())
+                        .map_err(RunError::Output)?;
                     report(Event::Done {
                         case: written as u64,
                         proof: &proof,

@@ -1,0 +1,155 @@
+//! Writing answers: the judge's `Scenario #i:` and path, the board with the path drawn, and
+//! JSON, one [`Solved`] per scenario.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::core::{CLASSIC, Diagram, Square};
+use crate::output::CaseAnswer;
+
+use super::{Piece, Scenario, Solver, square_name};
+
+/// One scenario's answer: its first shortest path, if any (see
+/// [`crate::output::write_case`]).
+pub struct Solved {
+    scenario: Scenario,
+    path: Option<Vec<Square>>,
+}
+
+impl Solved {
+    /// Solves `scenario`.
+    pub fn new(solver: &mut Solver, scenario: Scenario) -> Solved {
+        let path = solver.solve(&scenario);
+        Solved { scenario, path }
+    }
+}
+
+impl CaseAnswer for Solved {
+    type Json = JsonCase;
+
+    fn write_judge<W: Write + ?Sized>(&self, out: &mut W, case: u64) -> io::Result<()> {
+        write_judge_case(out, case, self.path.as_deref())
+    }
+
+    fn board(&self, case: u64) -> String {
+        render_case(case, &self.scenario, self.path.as_deref())
+    }
+
+    fn json(&self, case: u64) -> JsonCase {
+        JsonCase::new(case, self.path.as_deref())
+    }
+}
+
+/// Writes one scenario's answer in the judge's format: the heading, the path or `impossible`,
+/// then an empty line.
+pub fn write_judge_case<W: Write + ?Sized>(
+    out: &mut W,
+    case: u64,
+    path: Option<&[Square]>,
+) -> io::Result<()> {
+    let mut text = format!("Scenario #{case}:\n");
+    match path {
+        Some(p) => {
+            for &sq in p {
+                text.push(char::from(b'a' + sq.col % 8));
+                text.push(char::from(b'8' - sq.row % 8));
+            }
+        }
+        None => text.push_str("impossible"),
+    }
+    text.push_str("\n\n");
+    out.write_all(text.as_bytes())
+}
+
+/// One scenario for programs (`--format json`).
+#[derive(Debug, Serialize)]
+pub struct JsonCase {
+    /// The scenario number, from 1 (called `case` in every command's JSON).
+    pub case: u64,
+    /// Whether a path exists.
+    pub possible: bool,
+    /// The number of moves (the path's squares less one), or `null`.
+    pub moves: Option<usize>,
+    /// The squares the queen stands on, start first, as judge names (`"h8"`), or `null`.
+    pub path: Option<Vec<String>>,
+}
+
+impl JsonCase {
+    /// The JSON form of a scenario's answer.
+    pub fn new(case: u64, path: Option<&[Square]>) -> JsonCase {
+        JsonCase {
+            case,
+            possible: path.is_some(),
+            moves: path.map(|p| p.len().saturating_sub(1)),
+            path: path.map(|p| p.iter().map(|&sq| square_name(sq)).collect()),
+        }
+    }
+}
+
+/// The board with the path drawn: the queen (`♛`) on her start, each later stop numbered in
+/// order (a square she stands on twice shows both, `♛,3`), the pieces shown by their symbols,
+/// and a legend.
+pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> String {
+    let ranks: Vec<String> = (1..=CLASSIC).rev().map(|r| r.to_string()).collect();
+    let files: Vec<String> = (b'a'..b'a' + CLASSIC as u8)
+        .map(|f| char::from(f).to_string())
+        .collect();
+    let mut d = Diagram::new(CLASSIC, CLASSIC)
+        .with_row_labels(ranks)
+        .with_col_labels(files);
+    for r in 0..CLASSIC as u8 {
+        for c in 0..CLASSIC as u8 {
+            let sq = Square::new(r, c);
+            if let Some(piece) = scenario.piece_at(sq) {
+                d.set(sq, piece.symbol());
+            }
+        }
+    }
+    let heading = match path {
+        Some(p) => {
+            let mut stops: Vec<Vec<usize>> = vec![Vec::new(); CLASSIC * CLASSIC];
+            for (i, &sq) in p.iter().enumerate() {
+                if let Some(list) = stops.get_mut(sq.index(CLASSIC)) {
+                    list.push(i);
+                }
+            }
+            for (i, list) in stops.iter().enumerate() {
+                if !list.is_empty() {
+                    let text: Vec<String> = list
+                        .iter()
+                        .map(|&stop| match stop {
+                            0 => Piece::Queen.symbol().to_string(),
+                            _ => stop.to_string(),
+                        })
+                        .collect();
+                    d.set(Square::from_index(i, CLASSIC), text.join(","));
+                }
+            }
+            let moves = p.len().saturating_sub(1);
+            let plural = if moves == 1 { "" } else { "s" };
+            let names: Vec<String> = p.iter().map(|&sq| square_name(sq)).collect();
+            format!("{moves} move{plural}: {}", names.join(" "))
+        }
+        None => match scenario.unreachable_piece() {
+            Some((piece, sq)) => format!(
+                "impossible: the queen can reach no square next to the {} on {}",
+                match piece {
+                    Piece::Knight => "knight",
+                    _ => "bishop",
+                },
+                square_name(sq)
+            ),
+            None => "impossible".to_string(),
+        },
+    };
+    let legend = if path.is_some() {
+        "♛ the queen's start, numbers her stops in order"
+    } else {
+        "♛ queen"
+    };
+    format!(
+        "Scenario {case}: {heading}\n{d}{legend}; ♞ knight; ♝ bishop; ♟ pawn\n",
+        heading = heading
+    )
+}
