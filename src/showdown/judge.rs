@@ -21,8 +21,8 @@
 use std::fmt;
 use std::io::Read;
 
-use crate::core::pieces::{PieceKind, for_each_attack};
 use crate::core::Square;
+use crate::core::pieces::{PieceKind, for_each_attack};
 use crate::error::{InputError, Position};
 use crate::input::{Scanner, parse_digits};
 
@@ -639,7 +639,10 @@ mod tests {
             .find(|&sq| instance.is_king(sq) && !checked.contains(sq))
         {
             Some(king) => Err(Rejection::NotInCheck(king)),
-            None => Ok(pieces.iter().map(|p| u64::from(instance.cost(p.kind))).sum()),
+            None => Ok(pieces
+                .iter()
+                .map(|p| u64::from(instance.cost(p.kind)))
+                .sum()),
         }
     }
 
@@ -682,7 +685,11 @@ mod tests {
             let count = rng.random_range(0..=2 * n);
             let pieces: Vec<Placement> = (0..count)
                 .map(|_| {
-                    let reach = if rng.random_range(0..50u32) == 0 { n + 2 } else { n };
+                    let reach = if rng.random_range(0..50u32) == 0 {
+                        n + 2
+                    } else {
+                        n
+                    };
                     Placement {
                         kind: PieceKind::ALL[rng.random_range(0..8usize)],
                         square: Square::new(
