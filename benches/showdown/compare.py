@@ -14,7 +14,7 @@ whose optimum is proven and how many of them the optimiser's answer equals.
 Per test:
 - proven optimum: a MILP line with status Optimal (--optima), the optimiser's own proof (its
   answer meets its lower bound, or its exact search finished), or a best answer known (--best,
-  judged valid by tests/showdown_bench_data.rs) that costs the best lower bound; where two
+  judged valid by tests/showdown/experiment_data.rs) that costs the best lower bound; where two
   exist they must agree, else the script says so;
 - best lower bound: the largest of the optimiser's bound and the MILP dual bounds, rounded up
   (costs are integers); the optimum where proven;
