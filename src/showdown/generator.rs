@@ -173,7 +173,7 @@ impl Densities {
 }
 
 impl Default for Densities {
-    /// 5% to 85%, as the benchmark set (`benches/showdown/make_set.py`).
+    /// 5% to 85%, as the benchmark set (`experiments/showdown/make_set.py`).
     fn default() -> Self {
         Densities {
             min: 0.05,
@@ -392,7 +392,7 @@ fn free_every_king(
 }
 
 /// Each square a king with probability `density`; then any king without an empty neighbour
-/// has one made (as `benches/showdown/make_set.py` does).
+/// has one made (as `experiments/showdown/make_set.py` does).
 fn random(rng: &mut Rng, n: usize, density: f64) -> Vec<bool> {
     let mut kings: Vec<bool> = (0..n * n).map(|_| rng.random_bool(density)).collect();
     free_every_king(rng, &mut kings, n, 0..n * n);

@@ -1,7 +1,8 @@
-//! The committed benchmark data of `showdown` agree with the judge and with each other: every
-//! best answer in `benches/showdown/best/` is valid, and no lower bound or proven optimum in
-//! the `optima*.tsv` files (MILP runs and the proof mode) is above a valid answer. A bound above
-//! a valid answer would be a wrong proof; an optimum below a bound, a wrong bound.
+//! The committed experiment data of `showdown` agree with the judge and with each other:
+//! every best answer in `experiments/showdown/best/` is valid, and no lower bound or proven
+//! optimum in the `optima*.tsv` files (MILP runs and the proof mode) is above a valid answer.
+//! A bound above a valid answer would be a wrong proof; an optimum below a bound, a wrong
+//! bound.
 
 use std::collections::HashMap;
 use std::fs;
@@ -9,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use chess_puzzles::showdown::judge::{Verdict, check};
 
-fn benches() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/showdown")
+/// The folder of showdown's experiments: the benchmark sets, best answers and bounds.
+fn experiments() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/showdown")
 }
 
 /// The input file an answer file `NAME.in.out` of `best/` answers.
@@ -22,7 +24,7 @@ fn input_of(answer: &Path) -> PathBuf {
     } else {
         "set"
     };
-    benches().join(dir).join(input)
+    experiments().join(dir).join(input)
 }
 
 /// The cost of each test's answer in a judge-format answer file.
@@ -44,7 +46,7 @@ fn answer_costs(text: &str) -> Vec<u64> {
 fn best_answers() -> HashMap<(String, usize), u64> {
     let mut best = HashMap::new();
     let mut files = 0;
-    for entry in fs::read_dir(benches().join("best")).unwrap() {
+    for entry in fs::read_dir(experiments().join("best")).unwrap() {
         let path = entry.unwrap().path();
         let input = input_of(&path);
         let answers = fs::read(&path).unwrap();
@@ -68,7 +70,7 @@ fn best_answers() -> HashMap<(String, usize), u64> {
 /// Every line of the `optima*.tsv` files: (TSV file name, its fields).
 fn optima_rows() -> Vec<(String, Vec<String>)> {
     let mut rows = Vec::new();
-    for entry in fs::read_dir(benches()).unwrap() {
+    for entry in fs::read_dir(experiments()).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if !(name.starts_with("optima") && name.ends_with(".tsv")) {

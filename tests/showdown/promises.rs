@@ -246,7 +246,7 @@ fn the_limits_of_sides_are_stated_the_same_way_everywhere() {
 fn answers_are_never_worse_than_the_greedy() {
     let _alone = timed_alone();
     let bench = std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/showdown/set/set1_03.in"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("experiments/showdown/set/set1_03.in"),
     )
     .unwrap();
     let inputs = [
@@ -753,7 +753,7 @@ fn the_largest_numbers_of_every_option_overflow_nothing() {
 /// pieces differed from run to run on this file).
 #[test]
 fn steps_give_the_same_bytes_on_every_run() {
-    let file = "benches/showdown/set/set1_06.in";
+    let file = "experiments/showdown/set/set1_06.in";
     // The default limit (8.5 s) would cut the steps short on a loaded machine (the run takes
     // 6 to 8 s there while other tests run), and the answers then depend on its speed.
     let args = [

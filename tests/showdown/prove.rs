@@ -510,7 +510,7 @@ mod milp {
         let dir = tmp.path();
         // Test 3 of the dense benchmark file (24x24, 427 kings; its proof took 191 s on one
         // core).
-        let dense = include_str!("../../benches/showdown/dense/dense1_01.in");
+        let dense = include_str!("../../experiments/showdown/dense/dense1_01.in");
         let lines: Vec<&str> = dense.lines().collect();
         let mut at = 1;
         for _ in 0..2 {

@@ -9,14 +9,14 @@ in 5%..85%, and one of four cost models per test, in turn:
   cheap   - one random piece far cheaper (1..10) than the rest (10^4..10^6).
 A king without an empty neighbour gets one neighbour emptied (the statement guarantees one).
 
-    python3 benches/showdown/make_set.py --seed 1 --files 8 --out benches/showdown/set
+    python3 experiments/showdown/make_set.py --seed 1 --files 8 --out experiments/showdown/set
 
 With --dense, the set of the dense boards where the search found the last percent hardest:
 side uniform in 18..25, king density uniform in 60%..85% (about 75% kings once every king
 has an empty neighbour), and every test one cheap piece: one random piece at 1..1000, the
 others uniform in 10^5..10^6.
 
-    python3 benches/showdown/make_set.py --dense --seed 1 --files 2 --out benches/showdown/dense
+    python3 experiments/showdown/make_set.py --dense --seed 1 --files 2 --out experiments/showdown/dense
 """
 import argparse
 import os
@@ -75,7 +75,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--files", type=int, default=8)
     ap.add_argument("--tests", type=int, default=15)
-    ap.add_argument("--out", default="benches/showdown/set")
+    ap.add_argument("--out", default="experiments/showdown/set")
     ap.add_argument("--side", type=int, help="every board of this side (default: random 2..25)")
     ap.add_argument("--dense", action="store_true",
                     help="dense boards of side 18..25, one cheap piece (see above); files denseSEED_NN.in")

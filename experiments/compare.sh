@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process, side-by-side timing of chess-puzzles against the plain C baselines of
-# benches/baselines/ on the issue's inputs. Needs a C compiler; uses hyperfine when installed
+# experiments/baselines/ on the issue's inputs. Needs a C compiler; uses hyperfine when installed
 # (apt install hyperfine), else /usr/bin/time over five runs each.
-#   usage: benches/compare.sh [queens|sultan]...   (default: both)
+#   usage: experiments/compare.sh [queens|sultan]...   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -11,7 +11,7 @@ cargo build --release --quiet
 bin=target/release/chess-puzzles
 for puzzle in "${@:-queens sultan}"; do
   for p in $puzzle; do
-    cc -O2 -o "$work/$p-c" "benches/baselines/$p.c"
+    cc -O2 -o "$work/$p-c" "experiments/baselines/$p.c"
     "$bin" "$p" gen --kind large --seed 1 > "$work/$p.in"
     # Both must print the same bytes before their times mean anything.
     cmp <("$bin" "$p" "$work/$p.in") <("$work/$p-c" < "$work/$p.in")

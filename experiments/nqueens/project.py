@@ -6,7 +6,7 @@ For each N, runs `chess-puzzles nqueens count N --threads 1 --shard I/K --format
 would take about K times their mean (one thread, this machine). The spread of the mean (its
 standard error) says how far to trust it. Prints one Markdown row per N.
 
-    python3 benches/nqueens/project.py --bin target/release/chess-puzzles --n 23 24 25 \\
+    python3 experiments/nqueens/project.py --bin target/release/chess-puzzles --n 23 24 25 \\
         --samples 12 --seed 1
 
 A shard of K should hold a few configurations of the band the plan chooses (the record says

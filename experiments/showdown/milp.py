@@ -2,10 +2,11 @@
 """Proves the optimum of showdown tests with a MILP solver (HiGHS, through highspy).
 
 Optional tooling, never run by `cargo test`. It installs nothing by itself; set it up with
-    python3 -m venv /tmp/showdown-venv && /tmp/showdown-venv/bin/pip install highspy
+    python3 -m venv /tmp/showdown-venv
+    /tmp/showdown-venv/bin/pip install -r experiments/requirements.txt
 and run, for example,
-    /tmp/showdown-venv/bin/python benches/showdown/milp.py --time-limit 120 \
-        benches/showdown/set/*.in > benches/showdown/optima.tsv
+    /tmp/showdown-venv/bin/python experiments/showdown/milp.py --time-limit 120 \
+        experiments/showdown/set/*.in > experiments/showdown/optima.tsv
 One line per test: file, test, side, kings, status, best cost found, proven lower bound.
 
 The models are written from the statement, independently of the Rust code:

@@ -9,7 +9,7 @@
 // marked successor (successor lists are kept in lexicographic order of square names).
 //
 // Written for this project; not part of the Rust build. Build and run:
-//   g++ -O2 -o target/tour-baseline benches/baselines/tour.cpp
+//   g++ -O2 -o target/tour-baseline experiments/baselines/tour.cpp
 //   target/tour-baseline input.txt      (or: target/tour-baseline < input.txt)
 #include <cstdio>
 #include <cstring>

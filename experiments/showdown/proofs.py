@@ -15,10 +15,10 @@ core). With --only FILE:TEST,..., each chosen test is proved alone (a one-test i
 temporary file) with --seconds for itself, and only those tests are written (with --answers,
 to DIR/NAME.TEST.out).
 
-    python3 benches/showdown/proofs.py --seconds 80 --proof-model exact \\
-        benches/showdown/dense/*.in > benches/showdown/optima-dense.tsv
-    taskset -c 1 python3 benches/showdown/proofs.py --seconds 300 --no-header \\
-        --only set1_05.in:2,set1_03.in:3 benches/showdown/set/*.in >> optima-prove.tsv
+    python3 experiments/showdown/proofs.py --seconds 80 --proof-model exact \\
+        experiments/showdown/dense/*.in > experiments/showdown/optima-dense.tsv
+    taskset -c 1 python3 experiments/showdown/proofs.py --seconds 300 --no-header \\
+        --only set1_05.in:2,set1_03.in:3 experiments/showdown/set/*.in >> optima-prove.tsv
 """
 import argparse
 import json

@@ -12,10 +12,10 @@ and how many seeds reach it (within --within): the reference is the proven optim
 --optima TSV files, else the best answer known in --best DIR/NAME.out.
 
     cargo build --release
-    python3 benches/showdown/seeds.py --steps 300000 --seeds 1-12 \\
-        --optima benches/showdown/optima-dense.tsv --optima benches/showdown/optima-dense-long.tsv \\
-        --best benches/showdown/best dense1_01.in:3 dense1_01.in:5 \\
-        --dir benches/showdown/dense
+    python3 experiments/showdown/seeds.py --steps 300000 --seeds 1-12 \\
+        --optima experiments/showdown/optima-dense.tsv --optima experiments/showdown/optima-dense-long.tsv \\
+        --best experiments/showdown/best dense1_01.in:3 dense1_01.in:5 \\
+        --dir experiments/showdown/dense
 """
 import argparse
 import json

@@ -2,9 +2,9 @@
 """Compares the optimiser's answers with the optima, lower bounds and best answers known (standard library).
 
     cargo build --release
-    python3 benches/showdown/compare.py --greedy \
-        --optima benches/showdown/optima.tsv --optima benches/showdown/optima-hard.tsv \
-        --best benches/showdown/best benches/showdown/set/*.in
+    python3 experiments/showdown/compare.py --greedy \
+        --optima experiments/showdown/optima.tsv --optima experiments/showdown/optima-hard.tsv \
+        --best experiments/showdown/best experiments/showdown/set/*.in
 
 Runs `chess-puzzles showdown --format json` on each file (and `--greedy` for the baseline if
 asked) and prints per file the total score (sum of cost / n^2) of the optimiser, of the plain

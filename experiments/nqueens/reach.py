@@ -2,8 +2,8 @@
 """How far `chess-puzzles nqueens` answers quickly (standard library only).
 
     cargo build --release
-    python3 benches/nqueens/reach.py            # list --limit 1 and count with given queens
-    python3 benches/nqueens/reach.py --best     # best on random boards, weights 1..99
+    python3 experiments/nqueens/reach.py            # list --limit 1 and count with given queens
+    python3 experiments/nqueens/reach.py --best     # best on random boards, weights 1..99
 
 With given queens: for each side, 5 random sets of a quarter, a half and three quarters of the
 queens of a known placement (the construction of Hoffman, Loessi and Moore, 1969, for sides
