@@ -12,4 +12,4 @@ if ! dpkg -s cmake g++ libclang-dev >/dev/null 2>&1; then
     apt-get install -y -qq --no-install-recommends cmake g++ libclang-dev >/dev/null
 fi
 cargo clippy --release --all-targets --features milp -- -D warnings
-cargo test --release --features milp --test showdown_prove
+cargo test --release --features milp --test showdown prove::

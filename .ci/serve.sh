@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The web board in a real browser: installs Chromium and chromedriver (Debian's packages,
 # about 130 MB, when they are missing), starts chromedriver on a free loopback port, runs the
-# browser test against it (`cargo test --release --test browser -- --ignored`, about 15 s
-# once built), and stops chromedriver by its PID whatever happens. Screenshots of every view
-# go to target/screenshots (docs/screenshots holds the committed ones).
+# browser test against it (`cargo test --release --test serve browser:: -- --ignored`, about
+# 15 s once built), and stops chromedriver by its PID whatever happens. Screenshots of every
+# view go to target/screenshots (docs/screenshots holds the committed ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,4 +53,4 @@ done
 [ -n "$port" ] || { echo "serve.sh: chromedriver did not start on any of 20 ports" >&2; exit 1; }
 
 WEBDRIVER_URL="http://127.0.0.1:$port" SCREENSHOTS_DIR="${SCREENSHOTS_DIR:-target/screenshots}" \
-    cargo test --release --test browser -- --ignored
+    cargo test --release --test serve browser:: -- --ignored

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The judge kit's and the command line's own CI steps (called once from .ci/run):
-#  1. zsh and fish, which tests/completions.rs drives (bash and man are on every machine);
+#  1. zsh and fish, which tests/cli/completions.rs drives (bash and man are on every machine);
 #  2. `cargo install --locked --path .` as the README says, and the README's console examples
 #     run against the installed binary;
 #  3. a short run of every fuzz target (FUZZ_SECONDS each, default 25) with cargo-fuzz on the
@@ -19,7 +19,7 @@ fi
 
 root=$(mktemp -d)
 cargo install --locked --path . --root "$root"
-CHESS_PUZZLES_BIN="$root/bin/chess-puzzles" cargo test --release --test readme
+CHESS_PUZZLES_BIN="$root/bin/chess-puzzles" cargo test --release --test cli readme::
 rm -rf "$root"
 
 if ! cargo fuzz --version >/dev/null 2>&1; then

@@ -1,6 +1,6 @@
 //! Throughput of the two 8x8 puzzles on the inputs: 200,000 random `queens` queries
 //! (about 64 MB of output) and 100,000 random `sultan` boards (about 19 MB of input).
-//! Whole-process comparisons with the C baselines are in `benches/compare.sh`.
+//! Whole-process comparisons with the C baselines are in `experiments/compare.sh`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

@@ -18,7 +18,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 /// The largest test of the first benchmark file.
 fn instance() -> Instance {
-    let text = include_str!("showdown/set/set1_02.in");
+    let text = include_str!("../experiments/showdown/set/set1_02.in");
     let mut reader = Reader::new(Scanner::new(text.as_bytes())).expect("benchmark file");
     let mut best: Option<Instance> = None;
     while let Some(i) = reader.next_case().expect("benchmark file") {
@@ -92,7 +92,10 @@ fn benches(c: &mut Criterion) {
     group.bench_function("solve 25x25, 20000 steps per thread", |b| {
         b.iter(|| solve(black_box(&instance), &budget, 1))
     });
-    let dense = dense_test(include_str!("showdown/dense/dense1_01.in"), 3);
+    let dense = dense_test(
+        include_str!("../experiments/showdown/dense/dense1_01.in"),
+        3,
+    );
     let dense_budget = Budget {
         time: Duration::from_secs(60),
         steps: Some(100_000),

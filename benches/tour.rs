@@ -1,11 +1,11 @@
 //! `tour` on 100 random scenarios with 14 knights (the statement's maximum) and 0..=10 pawns.
 //!
 //! Besides timing the library, the run writes the same input to `target/tour-bench.in`, so the
-//! whole program can be timed side by side with the C++ baseline (`benches/baselines/tour.cpp`):
+//! whole program can be timed side by side with the C++ baseline (`experiments/baselines/tour.cpp`):
 //!
 //! ```text
 //! cargo bench --bench tour
-//! g++ -O2 -o target/tour-baseline benches/baselines/tour.cpp
+//! g++ -O2 -o target/tour-baseline experiments/baselines/tour.cpp
 //! hyperfine -N 'target/release/chess-puzzles tour target/tour-bench.in' \
 //!              'target/tour-baseline target/tour-bench.in'
 //! ```

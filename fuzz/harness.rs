@@ -1,6 +1,6 @@
 //! What each fuzz target does with one input, shared by the targets (`fuzz_targets/`) and by
-//! the regression test that replays every saved input (`tests/fuzz_regressions.rs`). Each
-//! function panics only when the code under test breaks a promise.
+//! the regression test that replays every saved input (`tests/judge/fuzz_regressions.rs`).
+//! Each function panics only when the code under test breaks a promise.
 
 use std::time::{Duration, Instant};
 

@@ -106,7 +106,7 @@ impl span::Limits for BoardSides {
 pub type Sizes = Span<BoardSides>;
 
 /// The king densities (the chance that a square holds a king) of generated boards: 0 to 1,
-/// 5% to 85% by default, as the benchmark set (`benches/showdown/make_set.py`).
+/// 5% to 85% by default, as the benchmark set (`experiments/showdown/make_set.py`).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct KingDensities;
 
@@ -320,7 +320,7 @@ fn free_every_king(
 }
 
 /// Each square a king with probability `density`; then any king without an empty neighbour
-/// has one made (as `benches/showdown/make_set.py` does).
+/// has one made (as `experiments/showdown/make_set.py` does).
 fn random(rng: &mut Rng, n: usize, density: f64) -> Vec<bool> {
     let mut kings: Vec<bool> = (0..n * n).map(|_| rng.random_bool(density)).collect();
     free_every_king(rng, &mut kings, n, 0..n * n);

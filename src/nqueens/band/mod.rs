@@ -28,7 +28,7 @@
 //! n = 18 (the middle column alone on odd boards up to 17, two columns on even boards up to
 //! 18), from 19 to 23 the band whose sides have 9 columns (one to five columns), and from 24
 //! to 27 the band whose sides have 10 (four to seven columns): the fastest measured whose
-//! memory stays reasonable (`benches/nqueens/EXPERIMENTS.md`).
+//! memory stays reasonable (`experiments/nqueens/EXPERIMENTS.md`).
 //!
 //! Symmetry: mirroring the board (west and east exchanged) reverses a configuration, flipping
 //! it upside down turns every row `r` into `n - 1 - r`; both map the placements with one

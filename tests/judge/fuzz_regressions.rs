@@ -1,0 +1,73 @@
+//! Every input the fuzzers keep, replayed through the code each target runs (`fuzz/harness.rs`):
+//! the seeds of the corpora (`fuzz/seeds/<target>/`) and every crash or time-out ever found
+//! (`fuzz/regressions/<target>/`). Each must finish without a panic within 10 s.
+
+#[path = "../../fuzz/harness.rs"]
+mod harness;
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What a target does with one input.
+type Target = fn(&[u8]);
+
+/// Every target, the server's when it is built (the default feature `serve`).
+fn targets() -> Vec<(&'static str, Target)> {
+    let mut targets: Vec<(&str, Target)> = vec![
+        ("solve", harness::solve),
+        ("validate", harness::validate),
+        ("check", harness::check),
+        ("merge", harness::merge),
+    ];
+    #[cfg(feature = "serve")]
+    targets.push(("serve", harness::serve));
+    targets
+}
+
+/// The files of `dir`, sorted (none when it does not exist).
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut all: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn every_kept_fuzz_input_runs_cleanly_and_in_time() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut replayed = 0;
+    for (target, run) in targets() {
+        for kind in ["seeds", "regressions"] {
+            for path in files(&root.join(kind).join(target)) {
+                let data = std::fs::read(&path).unwrap();
+                let (done, finished) = mpsc::channel();
+                let worker = std::thread::spawn(move || {
+                    run(&data);
+                    let _ = done.send(());
+                });
+                match finished.recv_timeout(Duration::from_secs(10)) {
+                    Ok(()) => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        panic!("{} took over 10 s", path.display())
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        let panic = worker.join().expect_err("the worker panicked");
+                        let message = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        panic!("{}: {message}", path.display());
+                    }
+                }
+                worker.join().unwrap();
+                replayed += 1;
+            }
+        }
+    }
+    let seeds = if cfg!(feature = "serve") { 49 } else { 32 };
+    assert!(replayed >= seeds, "the seeds at least: {replayed}");
+}
