@@ -1,20 +1,13 @@
 //! `chess-puzzles showdown` (Chess Variants Showdown), through the real binary and the
-//! library: runs at scale, the command and its judge, the judge kit, the promises of the
+//! library: the command and its judge, the judge kit, the promises of the
 //! command line, the search against exhaustive references on random boards, the committed
-//! experiment data, and the proof mode (`--features milp`).
-//!
-//! The timed tests take one lock (`timed_alone`). The harness starts tests in the order of
-//! their names, as many at a time as there are cores: the tests at scale (`at_scale::`),
-//! which all take the lock, come first, so they run one after another while the other
-//! threads wait for the lock, and only the last of them meets other tests (they had the
-//! machine to themselves in a crate of their own).
+//! experiment data, and the proof mode (`--features milp`). The runs at scale, timed, have a crate of their own: `tests/showdown_scale/`.
 
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../common/inputs.rs"]
 mod inputs;
 
-mod at_scale;
 mod command;
 mod experiment_data;
 mod kit;
@@ -22,7 +15,6 @@ mod promises;
 mod prove;
 mod random;
 
-use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use common::run;
@@ -69,12 +61,4 @@ fn generate(args: &[&str]) -> Vec<u8> {
     let out = run(&all, b"");
     assert_eq!(out.code, 0, "{}", out.stderr);
     out.stdout
-}
-
-/// Writes the input of `chess-puzzles showdown gen args...` to `dir/name` and returns its
-/// path.
-fn generated_file(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, generate(args)).unwrap();
-    path
 }

@@ -7,10 +7,16 @@
 //! The targets are wall-clock times on a 2-core machine. A machine shared with other work
 //! can slow any single run down, so a timed run that misses its target is made again, up to
 //! three times in all, and the test fails only when every attempt missed it (each attempt's
-//! answers are checked all the same). Each test takes the lock of every timed showdown test
-//! (`timed_alone`), so that they do not compete with each other for the cores.
+//! answers are checked all the same). A crate of its own, so that no other test shares the
+//! machine with these, and each of them takes one lock (`timed_alone`), so that they do not
+//! compete with each other for the cores.
 
 #![cfg(unix)]
+
+// The shared helpers, of which these tests use one.
+#[allow(dead_code)]
+#[path = "../common/mod.rs"]
+mod common;
 
 use std::io::Read;
 use std::path::Path;
@@ -19,8 +25,29 @@ use std::time::{Duration, Instant};
 
 use chess_puzzles::showdown::judge::{Verdict, check};
 
-use crate::common::command;
-use crate::{generated_file, timed_alone};
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
+
+use common::{command, run};
+
+/// The lock every test here takes: two runs with two workers each starve a timed one on a
+/// 2-core machine.
+fn timed_alone() -> MutexGuard<'static, ()> {
+    static TIMED: Mutex<()> = Mutex::new(());
+    TIMED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes the input of `chess-puzzles showdown gen args...` to `dir/name` and returns its
+/// path.
+fn generated_file(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let mut all = vec!["showdown", "gen"];
+    all.extend_from_slice(args);
+    let out = run(&all, b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let path = dir.join(name);
+    std::fs::write(&path, out.stdout).unwrap();
+    path
+}
 
 /// How many times a timed run is made at most before its target counts as missed.
 const ATTEMPTS: usize = 3;
