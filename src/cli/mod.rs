@@ -14,16 +14,14 @@ mod queens;
 #[cfg(feature = "serve")]
 mod serve;
 mod showdown;
+mod solve;
 mod sultan;
 mod tour;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
-
-use chess_puzzles::error::RunError;
-use chess_puzzles::output::OutputFormat;
+use clap::{CommandFactory, Parser, Subcommand};
 
 pub use io::{Failure, Verdict};
 
@@ -121,29 +119,6 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
-}
-
-/// The input and output options shared by the solving commands.
-#[derive(Debug, Args)]
-pub struct SolveArgs {
-    /// The input: a path, or standard input when absent or `-`.
-    input: Option<PathBuf>,
-    /// How to write the answers (`judge`: the judge's bytes, plain text where there is no judge).
-    #[arg(long, value_enum, default_value_t)]
-    format: OutputFormat,
-}
-
-impl SolveArgs {
-    /// Opens the input and answers it in the format asked for with `run` (a puzzle's `run`).
-    fn run(
-        &self,
-        out: &mut io::Output,
-        run: impl FnOnce(Box<dyn Read>, &mut io::Output, OutputFormat) -> Result<(), RunError>,
-    ) -> Result<Verdict, Failure> {
-        let input = io::Input::open(self.input.as_ref(), out)?;
-        run(input.reader, out, self.format).map_err(|e| Failure::from_run(&input.name, e))?;
-        Ok(Verdict::Done)
-    }
 }
 
 /// Runs the command and flushes its output.

@@ -12,11 +12,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use chess_puzzles::nqueens::shard::{self, Spec};
 use chess_puzzles::nqueens::{self, BestOptions, Control, Fix, ListOptions, Problem};
 
-use super::SolveArgs;
 use super::duration::TimeLimit;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::progress;
+use super::solve::SolveArgs;
 use chess_puzzles::output::OutputFormat;
 
 #[derive(Debug, clap::Args)]

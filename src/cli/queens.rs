@@ -4,10 +4,10 @@ use chess_puzzles::output::OutputFormat;
 use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
 
-use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
+use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles queens`.
 pub type Args = kit::Args<Queens>;

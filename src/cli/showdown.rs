@@ -10,12 +10,12 @@ use chess_puzzles::showdown::judge::{self, Verdict as JudgeVerdict};
 use chess_puzzles::showdown::{self, Options};
 use indicatif::ProgressBar;
 
-use super::SolveArgs;
 use super::duration::TimeLimit;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::kit::{self, Puzzle, Seed, Validator};
 use super::progress::{self, WriteProgress};
+use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles showdown`.
 pub type Args = kit::Args<Showdown>;

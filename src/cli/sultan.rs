@@ -4,10 +4,10 @@ use chess_puzzles::judge::span;
 use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
 use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
-use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
+use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles sultan`.
 pub type Args = kit::Args<Sultan>;

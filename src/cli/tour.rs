@@ -3,10 +3,10 @@
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
-use super::SolveArgs;
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
 use super::progress::WriteProgress;
+use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles tour`.
 pub type Args = kit::Args<Tour>;
