@@ -17,11 +17,10 @@ use super::proof::{Ending, Progress, Proof, Scheme, Settings, prove};
 use crate::error::{ParseError, ParseErrorKind, RunError};
 use crate::input::{CaseReader, Scanner};
 use crate::output;
-use crate::showdown::Instance;
-use crate::showdown::Options;
 use crate::showdown::reader::Reader;
 use crate::showdown::solver::{self, Budget};
 use crate::showdown::writer::Solved;
+use crate::showdown::{Instance, Options};
 
 /// The default time of a proof per test when no time limit is given.
 pub const DEFAULT_TIME_PER_TEST: Duration = Duration::from_secs(60);
