@@ -20,7 +20,7 @@
 //! assert_eq!(lines.count(lines.root(), &Control::new()), Some(92));
 //! ```
 
-use super::Control;
+use super::control::Control;
 
 /// The most lines (and positions per line) the kernel handles.
 pub const MAX_LINES: usize = 64;

@@ -22,7 +22,7 @@
 //! assert_eq!(best.score, 260);
 //! ```
 
-use super::Control;
+use super::control::Control;
 use super::hungarian::{Assignment, MAX_SIDE};
 
 /// How many nodes pass between two looks at [`Control::should_stop`].

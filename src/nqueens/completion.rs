@@ -19,9 +19,10 @@ use crate::core::Square;
 use crate::core::placements::Constraints;
 
 use super::backtrack::{Lines, State};
+use super::control::Control;
 use super::count_all::split;
 use super::forward::{Board, Lane};
-use super::{Control, Problem};
+use super::problem::Problem;
 
 /// Subtrees wanted per search before the counting starts (enough for work stealing to even out
 /// very uneven subtrees on a few cores).

@@ -38,8 +38,10 @@
 use rayon::prelude::*;
 
 use super::backtrack::Lines;
+use super::band;
+use super::control::Control;
 use super::forward::{Board, Frame, Lane, Ties};
-use super::{Control, MAX_N, band};
+use super::problem::MAX_N;
 
 /// The largest side counted this way (columns are the bits of a `u32` lane).
 pub const MAX_FAST_N: usize = 31;

@@ -12,7 +12,7 @@
 
 use std::ops::{BitAnd, BitOr, Not};
 
-use super::Control;
+use super::control::Control;
 
 /// How many pushes the search makes between two looks at [`Control::should_stop`].
 const CHECK_EVERY: u32 = 1 << 12;

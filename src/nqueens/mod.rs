@@ -31,230 +31,29 @@ pub mod backtrack;
 pub mod band;
 pub mod best;
 pub mod completion;
+mod control;
 pub mod count_all;
 mod forward;
 pub mod hungarian;
+mod problem;
 pub mod reader;
 pub mod shard;
 pub mod writer;
 
-use std::fmt;
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
-use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::core::Square;
-use crate::core::placements::{self, Constraints, Event};
+use crate::core::placements::Event;
 use crate::error::RunError;
 use crate::input::{CaseReader, Scanner};
 use crate::output::{self, OutputFormat};
 
+pub use control::Control;
+pub use problem::{Fix, MAX_N, MAX_WEIGHT, Problem, ProblemError};
 pub use reader::BestReader;
 pub use writer::write_count;
 use writer::{Listing, Solved};
-
-/// The largest board side of every `nqueens` command.
-pub const MAX_N: usize = placements::MAX_N;
-
-/// A queen given on the command line: 1-based row and column, not yet checked against a board.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub struct Fix {
-    /// Row from the top, from 1.
-    pub row: u64,
-    /// Column from the left, from 1.
-    pub col: u64,
-}
-
-impl fmt::Display for Fix {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{})", self.row, self.col)
-    }
-}
-
-/// Reads `ROW,COL` (1-based).
-impl FromStr for Fix {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Fix, String> {
-        let bad = || format!("expected ROW,COL (two numbers from 1, e.g. 3,5), found '{s}'");
-        let (row, col) = s.split_once(',').ok_or_else(bad)?;
-        let number = |t: &str| {
-            let t = t.trim();
-            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| t.parse::<u64>().ok())
-                .flatten()
-        };
-        match (number(row), number(col)) {
-            (Some(row), Some(col)) => Ok(Fix { row, col }),
-            _ => Err(bad()),
-        }
-    }
-}
-
-/// Why a board side and given queens make no problem.
-#[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProblemError {
-    /// The side is 0 or above [`MAX_N`].
-    #[error("expected a board side 1..{MAX_N}, found {0}")]
-    BadSide(u64),
-    /// A given queen lies outside the board (rows and columns count from 1).
-    #[error("queen {0} lies outside the {1}x{1} board (rows and columns 1..{1})")]
-    Outside(Fix, u64),
-    /// A square is given twice.
-    #[error("queen {0} is given twice")]
-    Repeated(Fix),
-    /// Two given queens attack each other.
-    #[error("queens {0} and {1} attack each other")]
-    Attacking(Fix, Fix),
-}
-
-/// A board side and the queens every placement must contain, checked for consistency.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Problem {
-    given: Vec<Square>,
-    constraints: Constraints,
-}
-
-impl Problem {
-    /// Checks the side and the given queens (1-based, in the order given).
-    pub fn new(n: u64, fixes: &[Fix]) -> Result<Problem, ProblemError> {
-        if n == 0 || n > MAX_N as u64 {
-            return Err(ProblemError::BadSide(n));
-        }
-        let on_board = |v: u64| (1..=n).contains(&v);
-        let mut given = Vec::with_capacity(fixes.len().min(MAX_N * MAX_N));
-        for (i, &fix) in fixes.iter().enumerate() {
-            if !on_board(fix.row) || !on_board(fix.col) {
-                return Err(ProblemError::Outside(fix, n));
-            }
-            for &other in &fixes[..i] {
-                if other == fix {
-                    return Err(ProblemError::Repeated(fix));
-                }
-                let (dr, dc) = (other.row.abs_diff(fix.row), other.col.abs_diff(fix.col));
-                if dr == 0 || dc == 0 || dr == dc {
-                    return Err(ProblemError::Attacking(other, fix));
-                }
-            }
-            // Both are at most MAX_N = 64 here.
-            given.push(Square::new((fix.row - 1) as u8, (fix.col - 1) as u8));
-        }
-        let constraints = Constraints::new(n as usize, &given).map_err(|_| {
-            // Every reason the core could have was checked above.
-            ProblemError::BadSide(n)
-        })?;
-        Ok(Problem { given, constraints })
-    }
-
-    /// The board side.
-    pub fn n(&self) -> usize {
-        self.constraints.n()
-    }
-
-    /// The given queens (0-based), in the order given.
-    pub fn given(&self) -> &[Square] {
-        &self.given
-    }
-
-    /// The per-column masks of the shared backtracker.
-    pub fn constraints(&self) -> &Constraints {
-        &self.constraints
-    }
-}
-
-/// Shared between a long computation and whoever watches it: a stop request, an optional
-/// deadline, and progress (parts done out of parts known).
-#[derive(Debug, Default)]
-pub struct Control {
-    stop: AtomicBool,
-    deadline: Option<Instant>,
-    /// Raised from outside (Ctrl-C), looked at with the stop request.
-    interrupt: Option<&'static AtomicBool>,
-    done: AtomicU64,
-    total: AtomicU64,
-}
-
-impl Control {
-    /// No deadline, nothing done yet.
-    pub fn new() -> Control {
-        Control::default()
-    }
-
-    /// Stops by itself at `deadline`.
-    pub fn with_deadline(deadline: Instant) -> Control {
-        Control {
-            deadline: Some(deadline),
-            ..Control::default()
-        }
-    }
-
-    /// Stops also as soon as `flag` is raised (by a Ctrl-C handler, say).
-    ///
-    /// ```
-    /// use std::sync::atomic::{AtomicBool, Ordering};
-    /// use chess_puzzles::nqueens::Control;
-    ///
-    /// static FLAG: AtomicBool = AtomicBool::new(false);
-    /// let control = Control::new().with_interrupt(&FLAG);
-    /// assert!(!control.should_stop());
-    /// FLAG.store(true, Ordering::Relaxed);
-    /// assert!(control.should_stop());
-    /// ```
-    pub fn with_interrupt(self, flag: &'static AtomicBool) -> Control {
-        Control {
-            interrupt: Some(flag),
-            ..self
-        }
-    }
-
-    /// True when the flag of [`Control::with_interrupt`] was raised.
-    pub fn interrupted(&self) -> bool {
-        self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
-    }
-
-    /// Asks the computation to stop as soon as it can.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// True once a stop was asked for or the deadline passed. The computation calls this often
-    /// enough to stop within milliseconds.
-    pub fn should_stop(&self) -> bool {
-        if self.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        if self.interrupted() {
-            self.stop();
-            return true;
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stop();
-            return true;
-        }
-        false
-    }
-
-    /// Parts done and parts known so far.
-    pub fn progress(&self) -> (u64, u64) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        )
-    }
-
-    /// Announces `parts` more parts of work.
-    pub fn add_total(&self, parts: u64) {
-        self.total.fetch_add(parts, Ordering::Relaxed);
-    }
-
-    /// Reports `parts` parts finished.
-    pub fn add_done(&self, parts: u64) {
-        self.done.fetch_add(parts, Ordering::Relaxed);
-    }
-}
 
 /// The number of placements of `problem`, given queens included; `None` when `control` said
 /// stop. Runs on the current rayon thread pool.
@@ -355,9 +154,6 @@ pub fn list_until<W: Write>(
     out.flush()?;
     Ok(Listed { written, stopped })
 }
-
-/// The largest weight `nqueens best` reads.
-pub const MAX_WEIGHT: u64 = u32::MAX as u64;
 
 /// How [`run_best_watched`] ended: every board was answered.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]

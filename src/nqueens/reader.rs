@@ -7,7 +7,7 @@ use crate::error::{InputError, ParseError, ParseErrorKind};
 use crate::input::{CaseReader, Cases, Scanner, parse_digits};
 
 use super::best::Weights;
-use super::{MAX_N, MAX_WEIGHT};
+use super::problem::{MAX_N, MAX_WEIGHT};
 
 /// Reads the boards of `nqueens best`: the count k, then per board its side n and n rows of n
 /// weights.

@@ -41,7 +41,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::band::{RESIDUE_MODULUS, Tally};
-use super::{Control, MAX_N, band, count_all};
+use super::control::Control;
+use super::problem::MAX_N;
+use super::{band, count_all};
 
 /// The most shards a count may be split into.
 pub const MAX_SHARDS: u64 = 1_000_000_000;

@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::core::{Diagram, Square, diagram};
 use crate::output::{self, CaseAnswer, OutputFormat};
 
-use super::Problem;
 use super::best::{Best, Weights};
+use super::problem::Problem;
 
 /// One placement of a listing (see [`crate::output::write_case`], the placement's number for
 /// the case's): the rows (1-based) of the queens of each column, the board drawn, or JSON.

@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::Control;
+use super::control::Control;
 use kernel::Kernel;
 use side::{Geometry, MAX_ROWS, MAX_SIDE, Ranks, Side, Square};
 use word::Word;

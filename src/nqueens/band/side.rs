@@ -9,7 +9,7 @@
 //! sides are about `2.3^2` times fewer than the sides, and only they are stored: the sides
 //! of a row set are made just before they are counted, in a buffer that stays in cache.
 
-use super::super::Control;
+use super::super::control::Control;
 use super::word::{Completion, Word, gather_bits};
 
 /// The most columns of a side (packed `u64` words: `4 * MAX_SIDE - 2` footprint bits and

@@ -1,0 +1,96 @@
+//! How a long computation is stopped and watched: a stop request, a deadline, Ctrl-C, and
+//! progress in parts done out of parts known.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Shared between a long computation and whoever watches it: a stop request, an optional
+/// deadline, and progress (parts done out of parts known).
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    deadline: Option<Instant>,
+    /// Raised from outside (Ctrl-C), looked at with the stop request.
+    interrupt: Option<&'static AtomicBool>,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Control {
+    /// No deadline, nothing done yet.
+    pub fn new() -> Control {
+        Control::default()
+    }
+
+    /// Stops by itself at `deadline`.
+    pub fn with_deadline(deadline: Instant) -> Control {
+        Control {
+            deadline: Some(deadline),
+            ..Control::default()
+        }
+    }
+
+    /// Stops also as soon as `flag` is raised (by a Ctrl-C handler, say).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use chess_puzzles::nqueens::Control;
+    ///
+    /// static FLAG: AtomicBool = AtomicBool::new(false);
+    /// let control = Control::new().with_interrupt(&FLAG);
+    /// assert!(!control.should_stop());
+    /// FLAG.store(true, Ordering::Relaxed);
+    /// assert!(control.should_stop());
+    /// ```
+    pub fn with_interrupt(self, flag: &'static AtomicBool) -> Control {
+        Control {
+            interrupt: Some(flag),
+            ..self
+        }
+    }
+
+    /// True when the flag of [`Control::with_interrupt`] was raised.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Asks the computation to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True once a stop was asked for or the deadline passed. The computation calls this often
+    /// enough to stop within milliseconds.
+    pub fn should_stop(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.interrupted() {
+            self.stop();
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop();
+            return true;
+        }
+        false
+    }
+
+    /// Parts done and parts known so far.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Announces `parts` more parts of work.
+    pub fn add_total(&self, parts: u64) {
+        self.total.fetch_add(parts, Ordering::Relaxed);
+    }
+
+    /// Reports `parts` parts finished.
+    pub fn add_done(&self, parts: u64) {
+        self.done.fetch_add(parts, Ordering::Relaxed);
+    }
+}
