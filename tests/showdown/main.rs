@@ -54,6 +54,15 @@ fn interrupt(pid: u32) {
     assert!(status.success());
 }
 
+/// Writes the input of `chess-puzzles showdown gen args...` to `dir/name` and returns its
+/// path (for the proof mode's tests).
+#[cfg(feature = "milp")]
+fn generated_file(dir: &std::path::Path, name: &str, args: &[&str]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, generate(args)).unwrap();
+    path
+}
+
 /// The input `chess-puzzles showdown gen args...` writes.
 fn generate(args: &[&str]) -> Vec<u8> {
     let mut all = vec!["showdown", "gen"];
