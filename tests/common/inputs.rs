@@ -12,6 +12,31 @@ pub fn validate(puzzle: &str, input: impl AsRef<[u8]>) -> (i32, String) {
     (got.code, got.stdout_text())
 }
 
+/// Asserts that a validator rejects each input of `cases` with its message (`line:col:
+/// expected ...`), the same through the library (`library`, the puzzle's `validate`) and
+/// through the binary (`chess-puzzles PUZZLE validate`: exit 1 and `invalid: <stdin>:...`).
+// The judge crate includes this file and reads no validator's located errors.
+#[allow(dead_code)]
+pub fn assert_rejected<T, E: std::fmt::Display>(
+    puzzle: &str,
+    library: impl Fn(&[u8]) -> Result<T, E>,
+    cases: &[(String, &str)],
+) {
+    for (input, message) in cases {
+        match library(input.as_bytes()) {
+            Ok(_) => panic!("{input:?}: accepted by the library"),
+            Err(err) => assert_eq!(&err.to_string(), message, "{input:?}"),
+        }
+        let (code, verdict) = validate(puzzle, input);
+        assert_eq!(code, 1, "{input:?}: {verdict}");
+        assert_eq!(
+            verdict,
+            format!("invalid: <stdin>:{message}\n"),
+            "{input:?}"
+        );
+    }
+}
+
 /// Asserts the conventions of a rejected input: exit 2, nothing on stdout, one located message
 /// `error: <name>:<line>:<col>: expected ..., found ...` and no panic. Returns the message.
 pub fn assert_input_error(run: &Run, name: &str) -> String {

@@ -10,7 +10,7 @@ use chess_puzzles::tour::{self, Options, SAMPLE};
 use proptest::prelude::*;
 
 use crate::common::{run, temp_file};
-use crate::inputs::validate;
+use crate::inputs::{assert_rejected, validate};
 use crate::tour::{Grid, find, touches};
 
 const KINDS: [Kind; 6] = [
@@ -344,19 +344,7 @@ fn validator_rejects_each_violation_where_it_is() {
             "9:9: expected a line end '\\n', found end of input",
         ),
     ];
-    for (input, message) in &cases {
-        // Through the library: the error names the same place.
-        let err = tour::validate::validate(input.as_bytes()).unwrap_err();
-        assert_eq!(&err.to_string(), message, "{input:?}");
-        // Through the binary: exit 1 and the verdict.
-        let (code, verdict) = validate("tour", input);
-        assert_eq!(code, 1, "{input:?}: {verdict}");
-        assert_eq!(
-            verdict,
-            format!("invalid: <stdin>:{message}\n"),
-            "{input:?}"
-        );
-    }
+    assert_rejected("tour", |input| tour::validate::validate(input), &cases);
     assert_eq!(
         validate("tour", SAMPLE.input),
         (0, "valid: 2 scenarios\n".to_string())

@@ -9,7 +9,7 @@ use chess_puzzles::showdown::{self, Options, SAMPLE};
 use proptest::prelude::*;
 
 use crate::common::run;
-use crate::inputs::validate;
+use crate::inputs::{assert_rejected, validate};
 
 /// The families that take the options (`largest` is 15 boards of 25x25: tested on its own).
 const KINDS: [Kind; 6] = [
@@ -483,19 +483,11 @@ fn validator_rejects_each_violation_where_it_is() {
             "2:1: expected a board side n 2..25 (the statement's limit; the program's is 2..256) (test 1 of 5), found a board row: the first line, 5, was read as the number of tests t, so the input seems to lack it (the statement's sample leaves it out); add the number of tests as its first line, e.g. 1",
         ),
     ];
-    for (input, message) in &cases {
-        // Through the library: the error names the same place.
-        let err = showdown::validate::validate(input.as_bytes()).unwrap_err();
-        assert_eq!(&err.to_string(), message, "{input:?}");
-        // Through the binary: exit 1 and the verdict.
-        let (code, verdict) = validate("showdown", input);
-        assert_eq!(code, 1, "{input:?}: {verdict}");
-        assert_eq!(
-            verdict,
-            format!("invalid: <stdin>:{message}\n"),
-            "{input:?}"
-        );
-    }
+    assert_rejected(
+        "showdown",
+        |input| showdown::validate::validate(input),
+        &cases,
+    );
     assert_eq!(
         validate("showdown", SAMPLE.input),
         (0, "valid: 1 test\n".to_string())
