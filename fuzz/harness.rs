@@ -143,7 +143,7 @@ const ENDPOINTS: [(&str, &str); 12] = [
 
 /// The server's request handling (the guards, the query parameters, the bodies, every
 /// endpoint) on arbitrary requests, answered in process ([`serve::InProcess`]): an answer
-/// with one of the statuses the README lists, never a 500 or a panic, in bounded time (every
+/// with one of the statuses docs/web.md lists, never a 500 or a panic, in bounded time (every
 /// solve is capped at 100 ms); every refusal of the API a JSON `{"error": ...}`; and a
 /// judge input posted to `queens`, `sultan` or `tour` with no query answered exactly as the
 /// library's `run` answers it (the same bytes, or a 400 at the same line and column).

@@ -27,7 +27,7 @@ use crate::{queens, showdown, sultan, tour};
 
 /// The most local-search steps times squares (the sum of n² over the input's boards) that
 /// `/api/showdown?steps=` accepts: 20,000 steps on 15 boards of 25x25, the statement's
-/// largest input, which take 3.3 s (1.6 s of CPU) on the machine the README describes.
+/// largest input, which take 3.3 s (1.6 s of CPU) on the machine docs/benchmarks.md describes.
 pub const MAX_STEP_SQUARES: u64 = 20_000 * 15 * 625;
 
 /// A judge puzzle as its endpoint answers it: its options, read from the query, and the

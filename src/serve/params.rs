@@ -118,7 +118,7 @@ impl Params {
         match self.pairs.first() {
             None => Ok(()),
             Some((name, _)) => Err(ApiError::bad(format!(
-                "unknown query parameter '{name}' (the README lists each endpoint's)"
+                "unknown query parameter '{name}' (docs/web.md lists each endpoint's)"
             ))),
         }
     }

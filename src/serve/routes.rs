@@ -67,7 +67,7 @@ fn api(state: Arc<State>) -> Router {
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
-                "no such endpoint (the README lists them)",
+                "no such endpoint (docs/web.md lists them)",
             )
         })
         .with_state(state)

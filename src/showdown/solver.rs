@@ -355,7 +355,7 @@ pub fn solve_input<E>(
 
 /// The CPU time of a [`quick_answer`] per padded cell (side + 4, squared) of its board, its
 /// verification and writing included, with a margin: measured 20 to 30 ns on the 2-core
-/// machine of the README's figures (a million 2x2 boards, 400 of 256x256).
+/// machine of the figures in docs/benchmarks.md (a million 2x2 boards, 400 of 256x256).
 const QUICK_NANOS_PER_CELL: u64 = 40;
 
 /// The padded cells of a test's board, the measure of its work and memory.

@@ -49,7 +49,7 @@ pub const SAMPLE: Sample = Sample {
 /// bitboards per set of visited knights, so its memory doubles with every knight: at this limit
 /// they take 256 MiB, and the hardest 24-knight boards we found take about half a second and
 /// under 300 MiB in all (25 knights would need 512 MiB for those arrays alone, 26 a GiB).
-/// The README gives the measurements.
+/// docs/guide.md gives the measurements.
 pub const MAX_KNIGHTS: usize = 24;
 
 /// What stands on a square of a scenario's board.

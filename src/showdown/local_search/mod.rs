@@ -156,7 +156,7 @@ const KICK_REACH: u8 = 5;
 /// dense1_00) the searches that fall into the common basin (+143,293 above the optimum)
 /// early stay there; wandering above the best answer for a while first lets more of them
 /// reach the deeper ones. 5% rather than 10%: with 10% a run of dense1_01 now and then ended
-/// in a dearer basin (the README's dense set has the figures of both).
+/// in a dearer basin (docs/benchmarks.md has the dense set's figures).
 pub const SLACK: f64 = 0.05;
 
 impl<'a, G: Rng> Search<'a, G> {
