@@ -62,6 +62,8 @@
 //! assert_eq!(String::from_utf8(out).unwrap(), "  260\n");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod core;
 pub mod error;
 pub mod input;
