@@ -8,6 +8,12 @@
 //! and an exact search for small boards ([`exhaustive`]). Every answer printed has passed
 //! [`judge::verify`].
 //!
+//! Around them: every (piece, square) that could check each king ([`candidates`]); when a
+//! search must stop, a moment or a stop flag ([`deadline`]); what a run has reached, for a
+//! display on another thread ([`progress`]); the problem as a mixed-integer linear program
+//! ([`model`]), which the proof mode `prove` (cargo feature `milp`) solves with HiGHS; and the
+//! kit's seeded [`generator`] and strict validator ([`validate`]).
+//!
 //! ```
 //! use chess_puzzles::showdown::{run, Options};
 //!
