@@ -3,8 +3,9 @@
 //! better).
 //!
 //! The input is the statement's sample, embedded in the library, plus a second board built
-//! here. With a step count instead of a time, the searches' answers depend only on the seed, so
-//! the output is the same on every machine.
+//! here. Both are small enough for the exact search to prove its answer optimal, and the local
+//! search runs a fixed number of steps instead of a time, so the output is the same on every
+//! machine.
 //!
 //! Run it with `cargo run --release --example showdown_judge`.
 
@@ -46,6 +47,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(instance) = reader.next_case()? {
         case += 1;
         // One test's effort: 2000 local-search steps per thread, the time only a safety net.
+        // With a time alone, the answer of a large board would depend on the machine's speed.
         let budget = Budget {
             time: Duration::from_secs(10),
             steps: Some(2000),

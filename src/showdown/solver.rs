@@ -81,7 +81,14 @@ const EXPLORE_PART: f64 = 0.375;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
 const UNLIMITED: u64 = u64::MAX;
 
-/// Solves one test within its budget. `seed` fixes every random choice.
+/// Solves one test within its budget. `seed` fixes every random choice: with
+/// `budget.steps` set, the answer depends on the seed and on whether rayon's pool has one
+/// thread or more (one search per thread, at most two), not on the machine's speed (unless
+/// `budget.time` runs out first).
+///
+/// The answer has passed [`super::judge::verify`], and its `lower_bound` is certified. Fails
+/// only when no arrangement checks every king ([`SolveError`]): a king with no empty
+/// neighbour that no piece can check from anywhere.
 pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution, SolveError> {
     let start = Instant::now();
     let prepared = prepare(instance, budget, seed);
