@@ -18,7 +18,14 @@
 //! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
 //!   weights.
 //! - [`sample`]: the statements' samples, embedded.
-//! - `serve` (the default feature `serve`): a local web board for every puzzle and its JSON
+#![cfg_attr(
+    feature = "serve",
+    doc = "- [`serve`] (the default feature `serve`): a local web board for every puzzle and its JSON"
+)]
+#![cfg_attr(
+    not(feature = "serve"),
+    doc = "- `serve` (the default feature `serve`, off in this build): a local web board for every puzzle and its JSON"
+)]
 //!   API, answering with the same bytes as the command line.
 //!
 //! Cargo features: `cli` (default) builds the `chess-puzzles` program and is the only one that
@@ -26,6 +33,11 @@
 //! the web board (axum on tokio); `milp` the proof mode (HiGHS). A program that uses the
 //! library alone depends on it with `default-features = false` and gets none of them:
 //! `cargo build --lib --no-default-features`.
+//!
+//! `examples/` in the repository holds complete programs that use the library alone: counting
+//! N-queens placements with given queens (`nqueens_given`), solving showdown boards and judging
+//! the answers (`showdown_judge`), and a tour input answered as JSON (`tour_json`); run one with
+//! `cargo run --release --example NAME`.
 //!
 //! # One layout for every puzzle
 //!
@@ -61,6 +73,8 @@
 //! sultan::run(format!("1\n{board}").as_bytes(), &mut out, &Options::default()).unwrap();
 //! assert_eq!(String::from_utf8(out).unwrap(), "  260\n");
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod core;
 pub mod error;

@@ -92,7 +92,9 @@ pub fn write_case<W: Write + ?Sized>(
 }
 
 /// Answers every case of `reader` on `out` in `format`, each as soon as it is read: `solve`
-/// turns a case into its answer.
+/// turns a case into its answer. Fails at the first case the reader refuses
+/// ([`RunError::Input`], the answers before it written), or when `out` cannot be written
+/// ([`RunError::Output`]).
 pub fn write_cases<C: CaseReader, A: CaseAnswer>(
     mut reader: C,
     out: &mut impl Write,

@@ -80,7 +80,8 @@ impl Assignment {
         self.n
     }
 
-    /// The active rows.
+    /// The rows still active, as a bit set (bit `i` for row `i`): all `n` at first, less those
+    /// taken out by [`Assignment::remove`] since.
     pub fn rows(&self) -> u64 {
         self.rows
     }

@@ -17,7 +17,8 @@ pub struct BestReader<R> {
 }
 
 impl<R: Read> BestReader<R> {
-    /// Reads the count of boards.
+    /// Reads the count of boards; fails with a located error when it is missing, not a
+    /// number, or above [`PLAUSIBLE_COUNT`](crate::input::PLAUSIBLE_COUNT).
     pub fn new(mut scanner: Scanner<R>) -> Result<BestReader<R>, InputError> {
         let cases = Cases::read(&mut scanner, "the number of boards", "board")?;
         Ok(BestReader { scanner, cases })

@@ -239,7 +239,7 @@ pub fn render_best(case: u64, board: &Weights, best: Option<&Best>) -> String {
 pub struct JsonBest {
     /// The board's number, from 1 (called `case` in every command's JSON).
     pub case: u64,
-    /// Its side.
+    /// The board's side n (an n x n board).
     pub n: usize,
     /// The best sum; `null` when no placement exists (sides 2 and 3).
     pub score: Option<u64>,

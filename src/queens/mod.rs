@@ -65,6 +65,10 @@ pub struct Options {
 
 /// Answers every case of `input` on `out`, each as soon as its query is read.
 ///
+/// Fails with [`RunError::Input`] at the first malformed case (a located error: line,
+/// column, what was expected and what was found), the answers before it written already, or
+/// with [`RunError::Output`] when `out` cannot be written.
+///
 /// ```
 /// use chess_puzzles::queens::{run, Options};
 ///

@@ -62,8 +62,8 @@ impl Candidates {
         })
     }
 
-    /// [`Candidates::new`], unless `deadline` passes first (looked at before each part of
-    /// [`PART`] kings: tens of milliseconds on a 256x256 board).
+    /// [`Candidates::new`], unless `deadline` passes first: `None` then. The deadline is looked
+    /// at before each part of 2048 kings (tens of milliseconds on a 256x256 board).
     pub fn until(kings: &SquareSet, deadline: Deadline<'_>) -> Option<Candidates> {
         let side = kings.side();
         let squares: Vec<Square> = kings.iter().collect();

@@ -8,6 +8,12 @@
 //! and an exact search for small boards ([`exhaustive`]). Every answer printed has passed
 //! [`judge::verify`].
 //!
+//! Around them: every (piece, square) that could check each king ([`candidates`]); when a
+//! search must stop, a moment or a stop flag ([`deadline`]); what a run has reached, for a
+//! display on another thread ([`progress`]); the problem as a mixed-integer linear program
+//! ([`model`]), which the proof mode `prove` (cargo feature `milp`) solves with HiGHS; and the
+//! kit's seeded [`generator`] and strict validator ([`validate`]).
+//!
 //! ```
 //! use chess_puzzles::showdown::{run, Options};
 //!
@@ -314,7 +320,9 @@ pub struct Options {
     pub seed: u64,
     /// When set, each search runs exactly this many local-search steps per thread instead of
     /// stopping at its share of the time: the same seed then gives the same answers on any
-    /// machine, unless the time limit runs out first ([`Ending::steps_cut`]).
+    /// machine whose rayon pool has as many threads, one or more than one (a test runs one
+    /// search per thread, at most two), unless the time limit runs out first
+    /// ([`Ending::steps_cut`]).
     pub steps: Option<u64>,
     /// Answer with the plain greedy only (the baseline of the measurements), no search.
     pub greedy: bool,
@@ -339,7 +347,12 @@ impl Default for Options {
     }
 }
 
-/// Answers every test of `input` on `out`, each as soon as it is found.
+/// Answers every test of `input` on `out`, each as soon as it is found, within
+/// `options.time_limit` in all (see [`run_watched`]).
+///
+/// Fails with [`RunError::Input`] when the input is malformed (a located error; the whole
+/// input is read and checked first, so nothing is written then) or a king can be checked from
+/// nowhere, or with [`RunError::Output`] when `out` cannot be written.
 pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
     run_watched(input, out, options, &Progress::default()).map(|_| ())
 }

@@ -59,7 +59,8 @@ pub struct Row {
     pub lower: f64,
     /// The largest value of the sum (may be `inf`).
     pub upper: f64,
-    /// (column, coefficient) pairs.
+    /// The sum's terms as (column, coefficient) pairs, the column an index into
+    /// [`Model::columns`].
     pub entries: Vec<(usize, f64)>,
     /// The king whose check the row states (cover and exact rows), if any.
     pub king: Option<usize>,

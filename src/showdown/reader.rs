@@ -37,7 +37,8 @@ pub struct Reader<R> {
 }
 
 impl<R: Read> Reader<R> {
-    /// Reads the number of test cases.
+    /// Reads the number of test cases; fails with a located error when it is missing, not a
+    /// number, or above [`PLAUSIBLE_COUNT`](crate::input::PLAUSIBLE_COUNT).
     pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
         let cases = Cases::read(&mut scanner, "the number of test cases t", "test")?;
         Ok(Reader {

@@ -1,6 +1,6 @@
 //! The optimiser: a lower bound, an exact search where the board is small, otherwise a greedy
 //! construction improved by local search on both cores, stopping early when the answer's cost
-//! meets the lower bound. Every answer returned has passed [`judge::verify`].
+//! meets the lower bound. Every answer returned has passed [`super::judge::verify`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -81,7 +81,14 @@ const EXPLORE_PART: f64 = 0.375;
 /// Local-search steps when no step count is given: effectively unlimited, time decides.
 const UNLIMITED: u64 = u64::MAX;
 
-/// Solves one test within its budget. `seed` fixes every random choice.
+/// Solves one test within its budget. `seed` fixes every random choice: with
+/// `budget.steps` set, the answer depends on the seed and on whether rayon's pool has one
+/// thread or more (one search per thread, at most two), not on the machine's speed (unless
+/// `budget.time` runs out first).
+///
+/// The answer has passed [`super::judge::verify`], and its `lower_bound` is certified. Fails
+/// only when no arrangement checks every king ([`SolveError`]): a king with no empty
+/// neighbour that no piece can check from anywhere.
 pub fn solve(instance: &Instance, budget: &Budget, seed: u64) -> Result<Solution, SolveError> {
     let start = Instant::now();
     let prepared = prepare(instance, budget, seed);
@@ -297,9 +304,9 @@ pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
 
 /// Solves every test of an input, handing each answer to `each` (test number from 1, answer,
 /// and whether another answer follows at once, so that a writer may flush once for them
-/// all) in order, within `settings.time_limit` in all, except for the first answers (see
-/// [`first_answer_deadline`]: on boards up to [`ALWAYS_GREEDY_SIDE`] the whole greedy, a
-/// millisecond or so a board; on larger ones at most [`FIRST_ANSWER_MIN`] past the limit).
+/// all) in order, within `settings.time_limit` in all, except for the first answers (on
+/// boards up to [`ALWAYS_GREEDY_SIDE`] the whole greedy, a millisecond or so a board; on
+/// larger ones at most [`FIRST_ANSWER_MIN`] past the limit).
 ///
 /// The tests are taken in windows of consecutive tests ([`WINDOW_CELLS`]: every input of the
 /// statement is one window), each solved as follows, its search structures freed before the
@@ -320,8 +327,9 @@ pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
 ///
 /// When the stop flag is raised, every test is answered at once with the best answer it
 /// holds. The tests not begun then, or once the time left until [`FIRST_ANSWER_MIN`] past
-/// the limit is what their quick answers take ([`quick_reserve`]; each window's searches
-/// leave that time to the tests after it), get a [`quick_answer`]. No work per test grows
+/// the limit is what their quick answers take (40 ns a cell of the padded board, side + 4
+/// squared, shared among the threads; each window's searches leave that time to the tests after it), get a
+/// [`quick_answer`]. No work per test grows
 /// with the number of tests.
 pub fn solve_input<E>(
     instances: &[Instance],

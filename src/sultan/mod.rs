@@ -72,6 +72,10 @@ pub struct Options {
 
 /// Answers every board of `input` on `out`, each as soon as it is read.
 ///
+/// Fails with [`RunError::Input`] at the first malformed board (a located error: line,
+/// column, what was expected and what was found), the answers before it written already, or
+/// with [`RunError::Output`] when `out` cannot be written.
+///
 /// ```
 /// use chess_puzzles::sultan::{run, Options};
 ///

@@ -6,7 +6,8 @@
 //! The queen visits a piece by standing on one of its neighbours (the start square counts);
 //! pawns, knights and the bishop block her and cannot be stood on; the start square is empty
 //! once she leaves it. The answer is the list of squares she stands on, the start included, or
-//! `None` when no path exists. The search is [`layered_bfs`].
+//! `None` when no path exists. The search is [`layered_bfs`]; [`random`] draws random
+//! scenarios and writes them as a judge input (the benchmark's input).
 //!
 //! ```
 //! use chess_puzzles::tour::{Scenario, Solver, path_string};
@@ -270,6 +271,10 @@ pub struct Options {
 }
 
 /// Answers every scenario of `input` on `out`, each as soon as it is read.
+///
+/// Fails with [`RunError::Input`] at the first malformed scenario (a located error: line,
+/// column, what was expected and what was found), the answers before it written already, or
+/// with [`RunError::Output`] when `out` cannot be written.
 ///
 /// ```
 /// use chess_puzzles::tour::{run, Options, SAMPLE};

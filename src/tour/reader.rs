@@ -175,7 +175,8 @@ pub struct Reader<R> {
 }
 
 impl<R: Read> Reader<R> {
-    /// Reads the count of scenarios.
+    /// Reads the count of scenarios; fails with a located error when it is missing, not a
+    /// number, or above [`PLAUSIBLE_COUNT`](crate::input::PLAUSIBLE_COUNT).
     pub fn new(mut scanner: Scanner<R>) -> Result<Reader<R>, InputError> {
         let cases = Cases::read(&mut scanner, "the number of scenarios", "scenario")?;
         let last_line = scanner.position().line;

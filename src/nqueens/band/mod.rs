@@ -647,7 +647,7 @@ impl Plan {
         })
     }
 
-    /// The band.
+    /// The band the count is split by: its columns and the width of its sides.
     pub fn band(&self) -> &Band {
         &self.band
     }

@@ -40,7 +40,7 @@ pub struct Settings<'a> {
     pub scheme: Scheme,
     /// The proof ends here with what it has.
     pub deadline: Instant,
-    /// HiGHS's random choices.
+    /// The seed of HiGHS's random choices (its `random_seed` option, taken modulo 2^31 - 1).
     pub seed: u64,
     /// Above 1, HiGHS's parallel tree search on that many threads.
     pub threads: NonZeroU32,
