@@ -369,78 +369,6 @@ fn sparse(rng: &mut Rng, n: usize) -> Vec<bool> {
     kings
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tests_of(kind: Kind, seed: u64, count: usize) -> Vec<Test> {
-        let options = GenOptions {
-            seed,
-            kind,
-            ..GenOptions::default()
-        };
-        let mut rng = judge::rng(seed);
-        (0..count).map(|_| test(&mut rng, &options)).collect()
-    }
-
-    #[test]
-    fn ranges_parse_strictly() {
-        for bad in [
-            "", "-", "1", "0-5", "3-", "-3", "+3", " 3", "5-4", "257", "2-1000",
-        ] {
-            assert!(bad.parse::<Sizes>().is_err(), "{bad:?}");
-        }
-        assert_eq!("2-256".parse::<Sizes>().ok(), Sizes::new(2, 256));
-        assert_eq!(Sizes::default().to_string(), "2-25");
-        for bad in [
-            "", ".", "-0.5", "1.01", "0.5-0.4", "1e-3", "inf", "NaN", "0.1-", "0,5",
-        ] {
-            assert!(bad.parse::<Densities>().is_err(), "{bad:?}");
-        }
-        assert_eq!("0-1".parse::<Densities>().ok(), Densities::new(0.0, 1.0));
-        assert_eq!(".5".parse::<Densities>().ok(), Densities::new(0.5, 0.5));
-        assert_eq!(Densities::default().to_string(), "0.05-0.85");
-    }
-
-    #[test]
-    fn neighbours_are_the_eight_around_within_the_board() {
-        let n = 4;
-        let counts: Vec<usize> = (0..n * n).map(|i| neighbours(i, n).count()).collect();
-        assert_eq!(counts, [3, 5, 5, 3, 5, 8, 8, 5, 5, 8, 8, 5, 3, 5, 5, 3]);
-        let mut around: Vec<usize> = neighbours(5, n).collect();
-        around.sort_unstable();
-        assert_eq!(around, [0, 1, 2, 4, 6, 8, 9, 10]);
-    }
-
-    #[test]
-    fn dense_boards_are_full() {
-        for t in tests_of(Kind::Dense, 5, 60) {
-            let n = t.side;
-            for i in 0..n * n {
-                if t.kings[i] {
-                    assert!(has_empty_neighbour(&t.kings, i, n));
-                } else {
-                    assert!(!can_take_king(&t.kings, i, n), "{}", t.to_text());
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn full_density_still_leaves_every_king_an_empty_neighbour() {
-        let options = GenOptions {
-            densities: Densities::new(1.0, 1.0).unwrap_or_default(),
-            ..GenOptions::default()
-        };
-        let mut rng = judge::rng(3);
-        for _ in 0..50 {
-            let t = test(&mut rng, &options);
-            let n = t.side;
-            assert!((0..n * n).all(|i| !t.kings[i] || has_empty_neighbour(&t.kings, i, n)));
-        }
-    }
-}
-
 /// The test `instance` as generated tests are (see [`Test::to_text`]).
 pub fn to_test(instance: &Instance) -> Test {
     let n = instance.side();
@@ -518,4 +446,76 @@ pub fn smaller(instance: &Instance) -> Vec<Instance> {
         }
     }
     candidates
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tests_of(kind: Kind, seed: u64, count: usize) -> Vec<Test> {
+        let options = GenOptions {
+            seed,
+            kind,
+            ..GenOptions::default()
+        };
+        let mut rng = judge::rng(seed);
+        (0..count).map(|_| test(&mut rng, &options)).collect()
+    }
+
+    #[test]
+    fn ranges_parse_strictly() {
+        for bad in [
+            "", "-", "1", "0-5", "3-", "-3", "+3", " 3", "5-4", "257", "2-1000",
+        ] {
+            assert!(bad.parse::<Sizes>().is_err(), "{bad:?}");
+        }
+        assert_eq!("2-256".parse::<Sizes>().ok(), Sizes::new(2, 256));
+        assert_eq!(Sizes::default().to_string(), "2-25");
+        for bad in [
+            "", ".", "-0.5", "1.01", "0.5-0.4", "1e-3", "inf", "NaN", "0.1-", "0,5",
+        ] {
+            assert!(bad.parse::<Densities>().is_err(), "{bad:?}");
+        }
+        assert_eq!("0-1".parse::<Densities>().ok(), Densities::new(0.0, 1.0));
+        assert_eq!(".5".parse::<Densities>().ok(), Densities::new(0.5, 0.5));
+        assert_eq!(Densities::default().to_string(), "0.05-0.85");
+    }
+
+    #[test]
+    fn neighbours_are_the_eight_around_within_the_board() {
+        let n = 4;
+        let counts: Vec<usize> = (0..n * n).map(|i| neighbours(i, n).count()).collect();
+        assert_eq!(counts, [3, 5, 5, 3, 5, 8, 8, 5, 5, 8, 8, 5, 3, 5, 5, 3]);
+        let mut around: Vec<usize> = neighbours(5, n).collect();
+        around.sort_unstable();
+        assert_eq!(around, [0, 1, 2, 4, 6, 8, 9, 10]);
+    }
+
+    #[test]
+    fn dense_boards_are_full() {
+        for t in tests_of(Kind::Dense, 5, 60) {
+            let n = t.side;
+            for i in 0..n * n {
+                if t.kings[i] {
+                    assert!(has_empty_neighbour(&t.kings, i, n));
+                } else {
+                    assert!(!can_take_king(&t.kings, i, n), "{}", t.to_text());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn full_density_still_leaves_every_king_an_empty_neighbour() {
+        let options = GenOptions {
+            densities: Densities::new(1.0, 1.0).unwrap_or_default(),
+            ..GenOptions::default()
+        };
+        let mut rng = judge::rng(3);
+        for _ in 0..50 {
+            let t = test(&mut rng, &options);
+            let n = t.side;
+            assert!((0..n * n).all(|i| !t.kings[i] || has_empty_neighbour(&t.kings, i, n)));
+        }
+    }
 }
