@@ -1,7 +1,8 @@
 //! The console examples of the README and of every page of `docs/`, run as a user runs them
 //! after `cargo install --path .`: each `$ command` line through `sh` with the binary on PATH,
 //! its output compared byte for byte with the lines the page shows under it (a last line `...`
-//! means the output goes on).
+//! means the output goes on). A command ends with exit code 0, or with the code its shell
+//! comment names (`$ chess-puzzles ... # exit code 1`).
 //!
 //! The binary is the one cargo built for the tests, or the one named by the environment
 //! variable `CHESS_PUZZLES_BIN` (CI sets it to the binary `cargo install --locked --path .`
@@ -124,8 +125,15 @@ fn run_examples(root: &str, name: &str, text: &str) -> usize {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&got.stdout);
-        assert!(
-            got.status.success(),
+        // A command that fails on purpose says so in a shell comment: `# exit code 1`.
+        let code = example
+            .command
+            .rsplit_once("# exit code ")
+            .and_then(|(_, code)| code.trim().parse::<i32>().ok())
+            .unwrap_or(0);
+        assert_eq!(
+            got.status.code(),
+            Some(code),
             "{name} line {}: {}: {}",
             example.line,
             example.command,
