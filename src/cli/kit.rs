@@ -104,8 +104,19 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
 /// The input `P::Gen` writes for the generator arguments `words` and `seed` (as `<puzzle> gen
 /// WORDS --seed SEED` writes it): the inputs of `stress`.
 pub fn generated<P: Puzzle>(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-    use clap::{Args as _, FromArgMatches as _};
-    let command = P::Gen::augment_args(clap::Command::new("gen").no_binary_name(true));
+    let args: P::Gen = parse_gen_args(words, seed)?;
+    let mut bytes = Vec::new();
+    P::generate(args, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them
+/// (`--gen-args` of `stress`); refused arguments are a usage error.
+pub fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
+    words: &[String],
+    seed: u64,
+) -> Result<A, Failure> {
+    let command = A::augment_args(clap::Command::new("gen").no_binary_name(true));
     let mut all = words.to_vec();
     all.extend(["--seed".to_string(), seed.to_string()]);
     let refused = |e: clap::Error| {
@@ -118,10 +129,7 @@ pub fn generated<P: Puzzle>(words: &[String], seed: u64) -> Result<Vec<u8>, Fail
         ))
     };
     let matches = command.try_get_matches_from(all).map_err(refused)?;
-    let args = P::Gen::from_arg_matches(&matches).map_err(refused)?;
-    let mut bytes = Vec::new();
-    P::generate(args, &mut bytes)?;
-    Ok(bytes)
+    A::from_arg_matches(&matches).map_err(refused)
 }
 
 /// True when `input` passes the puzzle's strict validator.

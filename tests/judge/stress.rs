@@ -446,3 +446,26 @@ fn a_program_that_cannot_run_and_bad_options_are_usage_errors() {
         assert!(!got.stderr.contains("panicked"), "{bad:?}");
     }
 }
+
+#[test]
+fn nqueens_best_answers_of_zero_shrink_to_one_square_of_weight_one() {
+    let zeros = "read k; i=0; while [ $i -lt $k ]; do echo 0; i=$((i+1)); done";
+    let got = stress(
+        &["nqueens", "best", "stress", "--format", "json"],
+        &["sh", "-c", zeros],
+    );
+    assert_eq!(got.code, 1, "{}", got.stderr);
+    let r = report(&got);
+    assert_eq!(r["verdict"], "WA");
+    assert_eq!(shrunk_cases(&r), 1);
+    // The smallest board whose best sum is not 0: side 1, weight 1.
+    assert_eq!(r["input"], "1\n1\n1\n");
+    assert_eq!(r["expected"], "1\n");
+    assert_eq!(r["actual"], "0\n");
+    let got = stress(
+        &["nqueens", "best", "stress", "--cases", "100"],
+        &[BIN, "nqueens", "best"],
+    );
+    assert_eq!(got.code, 0, "{}{}", got.stdout_text(), got.stderr);
+    assert_eq!(got.stdout_text(), "accepted: 100 runs (seeds 0..99)\n");
+}
