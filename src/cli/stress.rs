@@ -315,6 +315,7 @@ struct Found {
 struct Status {
     runs: AtomicU64,
     accepted: AtomicU64,
+    shrink_tries: AtomicU64,
     message: Mutex<String>,
 }
 
@@ -416,6 +417,7 @@ pub fn stress<S: Subject>(
         Duration::ZERO,
         |bar| {
             bar.set_length(args.shrink_runs.max(1) as u64);
+            bar.set_position(status.shrink_tries.load(Ordering::Relaxed));
             if let Ok(m) = status.message.lock() {
                 bar.set_message(m.clone());
             }
@@ -523,11 +525,12 @@ fn shrink_found<S: Subject>(
             return Ok(Trial::Skipped);
         };
         tries += 1;
+        status.shrink_tries.store(tries as u64, Ordering::Relaxed);
         if let Ok(mut m) = status.message.lock() {
             *m = format!(
-                "shrinking a {} ({}): try {tries}, smallest {} so far",
-                verdict.code(),
+                "shrinking the {} ({}): try {tries}, smallest {} so far",
                 verdict,
+                verdict.code(),
                 plural(smallest as u64, "byte")
             );
         }

@@ -9,7 +9,10 @@
 
 use serde_json::Value;
 
-use crate::common::{BIN, Run, run, scratch};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::{BIN, Run, command, run, scratch};
 
 fn solution(name: &str) -> String {
     format!("{}/tests/data/solutions/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -468,4 +471,71 @@ fn nqueens_best_answers_of_zero_shrink_to_one_square_of_weight_one() {
     );
     assert_eq!(got.code, 0, "{}{}", got.stdout_text(), got.stderr);
     assert_eq!(got.stdout_text(), "accepted: 100 runs (seeds 0..99)\n");
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().filter_map(Result::ok) {
+        if let Ok(line) = std::fs::read(entry.path().join("cmdline"))
+            && String::from_utf8_lossy(&line).contains(marker)
+        {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
+#[test]
+fn ctrl_c_kills_the_program_with_its_children_and_exits_130() {
+    if !std::path::Path::new("/proc/self/cmdline").exists() {
+        return;
+    }
+    let marker = format!("cp-stress-ctrl-c-{}", std::process::id());
+    // A busy loop that started a sleeping child, both named by the marker (as the stress
+    // tester is, by its arguments).
+    let script = "sh -c 'sleep 1000; :' \"$0\" & while :; do :; done";
+    let child = command()
+        .args([
+            "queens",
+            "stress",
+            "--time-limit",
+            "100",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ])
+        .arg(&marker)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while processes_with(&marker).len() < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the program started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Safety: kill sends a signal to the binary this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "interrupted after 0 runs, every one accepted\n"
+    );
+    assert!(out.stdout.is_empty());
+    // Killed with SIGKILL and reaped: gone at once.
+    let started = Instant::now();
+    while !processes_with(&marker).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "left running: {:?}",
+            processes_with(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
