@@ -716,21 +716,24 @@ pub fn judge<S: Subject>(
     // alone.
     let mut heading = args.run.format == ReportFormat::Text;
     let done = AtomicU64::new(0);
-    let mut accepted = 0u64;
+    let accepted = AtomicU64::new(0);
     let mut first_failure: Option<(String, Verdict)> = None;
     let total = tests.len() as u64;
     let jobs = usize::from(args.run.jobs);
-    for chunk in tests.chunks(jobs) {
-        let results: Vec<Result<Judgement, Stop>> = progress::with_bar(
-            progress::QUIET_FOR,
-            |bar| {
-                bar.set_length(total);
-                let d = done.load(Ordering::Relaxed);
-                bar.set_position(d);
-                bar.set_message(format!("{d}/{total} tests judged, {accepted} accepted"));
-            },
-            || {
-                std::thread::scope(|scope| {
+    let ended = progress::with_bar(
+        progress::QUIET_FOR,
+        |bar| {
+            bar.set_length(total);
+            let d = done.load(Ordering::Relaxed);
+            bar.set_position(d);
+            bar.set_message(format!(
+                "{d}/{total} tests judged, {} accepted",
+                accepted.load(Ordering::Relaxed)
+            ));
+        },
+        || -> Result<Option<io::Verdict>, Failure> {
+            for chunk in tests.chunks(jobs) {
+                let results: Vec<Result<Judgement, Stop>> = std::thread::scope(|scope| {
                     let handles: Vec<_> = chunk
                         .iter()
                         .map(|test| {
@@ -767,61 +770,67 @@ pub fn judge<S: Subject>(
                             ))))
                         })
                         .collect()
-                })
-            },
-        );
-        for (test, result) in chunk.iter().zip(results) {
-            let judged = match result {
-                Ok(j) => j,
-                Err(Stop::Failure(f)) => return Err(f),
-                Err(Stop::Interrupted) => {
-                    out.flush().map_err(Failure::Output)?;
-                    eprintln!(
-                        "interrupted: {} of {total} tests judged",
-                        done.load(Ordering::Relaxed)
-                    );
-                    return Ok(io::Verdict::Interrupted);
-                }
-            };
-            if judged.verdict == Verdict::Accepted {
-                accepted += 1;
-            } else if first_failure.is_none() {
-                first_failure = Some((test.name.clone(), judged.verdict));
-            }
-            let o = &judged.outcome;
-            let line = match args.run.format {
-                ReportFormat::Text => {
-                    let mut line = format!(
-                        "{:<width$}  {:<7}  {:<7}  {}",
-                        test.name,
-                        judged.verdict.code(),
-                        format!("{:.2} s", o.cpu.as_secs_f64()),
-                        mib(o.peak_memory)
-                    );
-                    if !judged.reason.is_empty() {
-                        line.push_str(&format!("  {}", judged.reason));
+                });
+                for (test, result) in chunk.iter().zip(results) {
+                    let judged = match result {
+                        Ok(j) => j,
+                        Err(Stop::Failure(f)) => return Err(f),
+                        Err(Stop::Interrupted) => {
+                            out.flush().map_err(Failure::Output)?;
+                            return Ok(Some(io::Verdict::Interrupted));
+                        }
+                    };
+                    if judged.verdict == Verdict::Accepted {
+                        accepted.fetch_add(1, Ordering::Relaxed);
+                    } else if first_failure.is_none() {
+                        first_failure = Some((test.name.clone(), judged.verdict));
                     }
-                    line
+                    let o = &judged.outcome;
+                    let line = match args.run.format {
+                        ReportFormat::Text => {
+                            let mut line = format!(
+                                "{:<width$}  {:<7}  {:<7}  {}",
+                                test.name,
+                                judged.verdict.code(),
+                                format!("{:.2} s", o.cpu.as_secs_f64()),
+                                mib(o.peak_memory)
+                            );
+                            if !judged.reason.is_empty() {
+                                line.push_str(&format!("  {}", judged.reason));
+                            }
+                            line
+                        }
+                        ReportFormat::Json => json!({
+                            "test": test.name,
+                            "verdict": judged.verdict.code(),
+                            "cpu_seconds": o.cpu.as_secs_f64(),
+                            "wall_seconds": o.wall.as_secs_f64(),
+                            "peak_memory_bytes": o.peak_memory,
+                            "reason": judged.reason,
+                        })
+                        .to_string(),
+                    };
+                    if heading {
+                        heading = false;
+                        writeln!(out, "{:<width$}  verdict  time     memory", "test")
+                            .map_err(Failure::Output)?;
+                    }
+                    writeln!(out, "{line}").map_err(Failure::Output)?;
+                    out.flush().map_err(Failure::Output)?;
                 }
-                ReportFormat::Json => json!({
-                    "test": test.name,
-                    "verdict": judged.verdict.code(),
-                    "cpu_seconds": o.cpu.as_secs_f64(),
-                    "wall_seconds": o.wall.as_secs_f64(),
-                    "peak_memory_bytes": o.peak_memory,
-                    "reason": judged.reason,
-                })
-                .to_string(),
-            };
-            if heading {
-                heading = false;
-                writeln!(out, "{:<width$}  verdict  time     memory", "test")
-                    .map_err(Failure::Output)?;
             }
-            writeln!(out, "{line}").map_err(Failure::Output)?;
-            out.flush().map_err(Failure::Output)?;
-        }
+            Ok(None)
+        },
+    )?;
+    if let Some(verdict) = ended {
+        // The bar is gone: the message has a clean line.
+        eprintln!(
+            "interrupted: {} of {total} tests judged",
+            done.load(Ordering::Relaxed)
+        );
+        return Ok(verdict);
     }
+    let accepted = accepted.load(Ordering::Relaxed);
     let verdict = first_failure.as_ref().map_or(Verdict::Accepted, |f| f.1);
     match args.run.format {
         ReportFormat::Text => match &first_failure {
