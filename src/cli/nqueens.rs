@@ -190,6 +190,11 @@ impl super::stress::Subject for Best {
     fn smaller(case: &Self::Case) -> Vec<Self::Case> {
         nqueens::generator::smaller(case)
     }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let side = cases.iter().map(nqueens::best::Weights::n).max()?;
+        Some(format!("largest side {side}"))
+    }
 }
 
 /// The board and its given queens.

@@ -354,4 +354,13 @@ impl super::stress::Subject for Showdown {
     fn smaller(case: &Self::Case) -> Vec<Self::Case> {
         generator::smaller(case)
     }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let side = cases.iter().map(showdown::Instance::side).max()?;
+        let kings: usize = cases.iter().map(showdown::Instance::king_count).sum();
+        Some(format!(
+            "largest side {side}, {}",
+            chess_puzzles::error::plural(kings as u64, "king")
+        ))
+    }
 }

@@ -54,6 +54,12 @@ pub trait Subject {
     fn write_input(cases: &[Self::Case]) -> Vec<u8>;
     /// Smaller instances of one case, each strictly smaller.
     fn smaller(case: &Self::Case) -> Vec<Self::Case>;
+    /// What makes `cases` large beyond their number and bytes (`2 knights, 3 pawns`), for the
+    /// report of a shrinking; nothing by default.
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let _ = cases;
+        None
+    }
 }
 
 /// What a checker says of an output.
@@ -603,13 +609,19 @@ fn report_failure<S: Subject>(
             })
         ),
         ReportFormat::Text => {
-            let size = |bytes: usize, cases: Option<usize>| match cases {
-                Some(c) => format!(
-                    "{}, {}",
-                    plural(c as u64, S::CASE),
-                    plural(bytes as u64, "byte")
-                ),
-                None => plural(bytes as u64, "byte"),
+            let size = |input: &[u8], cases: Option<usize>| {
+                let mut text = match cases {
+                    Some(c) => format!(
+                        "{}, {}",
+                        plural(c as u64, S::CASE),
+                        plural(input.len() as u64, "byte")
+                    ),
+                    None => plural(input.len() as u64, "byte"),
+                };
+                if let Some(measure) = S::cases(input).ok().and_then(|c| S::measure(&c)) {
+                    text.push_str(&format!(" ({measure})"));
+                }
+                text
             };
             let mut r = format!(
                 "{} on run {}, the input of `{} gen {} --seed {}`\n",
@@ -620,8 +632,8 @@ fn report_failure<S: Subject>(
                 found.seed
             );
             let (before, after) = (
-                size(found.original.len(), shrunk.original_cases),
-                size(shrunk.input.len(), shrunk.cases),
+                size(&found.original, shrunk.original_cases),
+                size(&shrunk.input, shrunk.cases),
             );
             if shrunk.input == found.original {
                 r.push_str(&format!(

@@ -151,4 +151,12 @@ impl super::stress::Subject for Sultan {
     fn smaller(case: &Self::Case) -> Vec<Self::Case> {
         generator::smaller(case)
     }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let most = cases
+            .iter()
+            .flat_map(|b| b.weights.iter().flatten())
+            .max()?;
+        Some(format!("weights up to {most}"))
+    }
 }

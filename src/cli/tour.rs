@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use chess_puzzles::error::plural;
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
@@ -132,5 +133,15 @@ impl super::stress::Subject for Tour {
 
     fn smaller(case: &Self::Case) -> Vec<Self::Case> {
         generator::smaller(case)
+    }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let knights: usize = cases.iter().map(|s| s.knights().len()).sum();
+        let pawns: usize = cases.iter().map(|s| s.pawns().iter().count()).sum();
+        Some(format!(
+            "{}, {}",
+            plural(knights as u64, "knight"),
+            plural(pawns as u64, "pawn")
+        ))
     }
 }

@@ -188,8 +188,22 @@ fn a_tour_that_is_not_lexicographically_first_is_shrunk_to_one_scenario() {
     let (expected, actual) = (path("expected"), path("actual"));
     assert_eq!(expected.len(), actual.len());
     assert!(expected < actual, "{expected} {actual}");
-    // The statement's 2 knights at least are kept.
-    assert!(input_of(&r).matches('N').count() >= 2);
+    // The statement's 2 knights at least are kept; the report counts the pieces left.
+    let input = input_of(&r);
+    let (knights, pawns) = (input.matches('N').count(), input.matches('P').count());
+    assert!(knights >= 2);
+    let text = stress(&["tour", "stress", "--seed", "3"], &["python3", &program]);
+    let second = text.stdout_text().lines().nth(1).unwrap().to_string();
+    let pieces = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    assert!(
+        second.ends_with(&format!(
+            "to 1 scenario, 75 bytes ({}, {}) in {} runs",
+            pieces(knights, "knight"),
+            pieces(pawns, "pawn"),
+            r["shrink_runs"]
+        )),
+        "{second}"
+    );
     let missing_folder = stress(
         &["tour", "judge", "/nonexistent-dir"],
         &["python3", &program],
