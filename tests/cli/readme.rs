@@ -1,8 +1,7 @@
 //! The console examples of the README and of every page of `docs/`, run as a user runs them
 //! after `cargo install --path .`: each `$ command` line through `sh` with the binary on PATH,
 //! its output compared byte for byte with the lines the page shows under it (a last line `...`
-//! means the output goes on). A command ends with exit code 0, or with the code its shell
-//! comment names (`$ chess-puzzles ... # exit code 1`).
+//! means the output goes on).
 //!
 //! The binary is the one cargo built for the tests, or the one named by the environment
 //! variable `CHESS_PUZZLES_BIN` (CI sets it to the binary `cargo install --locked --path .`

@@ -1,5 +1,5 @@
 //! The judge kits, through the real binary and the library: the generators, validators and
-//! checkers of queens and sultan; `stress` and `judge` on small wrong programs; the promises every validator and checker keeps about bad
+//! checkers of queens and sultan; the promises every validator and checker keeps about bad
 //! input and adversarial output; and every input the fuzzers keep, replayed.
 
 #[path = "../common/mod.rs"]
