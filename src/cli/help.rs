@@ -74,3 +74,20 @@ pub const MAN: &str = "\
 Examples:
   chess-puzzles man | man -l -  # the page of chess-puzzles itself
   mkdir -p ~/.local/share/man/man1 && chess-puzzles man --dir ~/.local/share/man/man1  # then: man chess-puzzles-queens";
+
+pub const STRESS: &str = "\
+Examples:
+  chess-puzzles queens stress --cases 50 -- chess-puzzles queens
+  chess-puzzles sultan stress --time 3 --jobs 2 --seed 7 -- chess-puzzles sultan
+  chess-puzzles tour stress --gen-args '--cases 2 --kind crowded' --cases 10 -- chess-puzzles tour
+  chess-puzzles showdown stress --ratio 1.5 --cases 5 -- chess-puzzles showdown --time-limit 0.1
+  chess-puzzles queens stress --cases 5 --format json -- chess-puzzles queens";
+
+pub const JUDGE: &str = "\
+Examples:
+  mkdir tests
+  chess-puzzles sultan gen --seed 1 > tests/1.in
+  chess-puzzles sultan gen --seed 2 > tests/2.in
+  chess-puzzles sultan tests/2.in > tests/2.out
+  chess-puzzles sultan judge tests -- chess-puzzles sultan
+  chess-puzzles sultan judge --format json --time-limit 1 tests -- chess-puzzles sultan";

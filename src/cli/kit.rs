@@ -3,7 +3,7 @@
 //! differs (its [`Puzzle`]): its options, its generator, validator and checker.
 
 use std::fmt::Debug;
-use std::io::{Read, Write};
+use std::io::{Cursor, Read, Write};
 use std::path::PathBuf;
 
 use chess_puzzles::error::{InputError, plural};
@@ -13,8 +13,17 @@ use chess_puzzles::judge::{CheckError, Checked};
 use super::io::{Failure, Input, Output, Verdict};
 use super::progress::WriteProgress;
 
+/// What `stress` and `judge` need of a puzzle (on Unix; elsewhere nothing).
+#[cfg(unix)]
+pub use super::stress::Subject as Stressed;
+/// What `stress` and `judge` need of a puzzle (on Unix; elsewhere nothing).
+#[cfg(not(unix))]
+pub trait Stressed {}
+#[cfg(not(unix))]
+impl<T> Stressed for T {}
+
 /// What a puzzle's command needs of the puzzle: its arguments and the work behind them.
-pub trait Puzzle: Debug {
+pub trait Puzzle: Debug + Stressed {
     /// The arguments of solving (`chess-puzzles <puzzle> [INPUT]`).
     type Solve: clap::Args + Debug;
     /// The arguments of `<puzzle> gen`.
@@ -29,7 +38,7 @@ pub trait Puzzle: Debug {
     fn solve(args: Self::Solve, out: &mut Output) -> Result<Verdict, Failure>;
 
     /// Writes a generated input.
-    fn generate(args: Self::Gen, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure>;
+    fn generate(args: Self::Gen, out: &mut dyn Write) -> Result<(), Failure>;
 
     /// Judges an output and prints the verdict.
     fn check(args: Self::Check, out: &mut Output) -> Result<Verdict, Failure>;
@@ -54,6 +63,24 @@ enum Kit<P: Puzzle> {
     Validate(ValidateArgs),
     // The help is the doc comment of `P::Check`, which says what the puzzle's check judges.
     Check(P::Check),
+    /// Run your program on generated inputs, judge every run, shrink the first failing input.
+    ///
+    /// PROGRAM (after `--`) reads one judge input on standard input and writes its answer;
+    /// each run is judged like an online judge: AC, WA, PE, TLE, MLE, OLE or RE. At the first
+    /// failure the input is shrunk (fewer test cases, then smaller ones) while the same
+    /// verdict comes back, and the smallest is shown with the expected and the actual output.
+    /// Exit 0 when every run was accepted, 1 when a failure was found, 2 for a usage error or
+    /// a program that cannot be run. The limits are all the protection there is: no sandbox.
+    #[cfg(unix)]
+    #[command(after_help = super::help::STRESS)]
+    Stress(super::stress::StressArgs<<P as Stressed>::Judging>),
+    /// Judge your program on a folder of tests (NAME.in, with NAME.out or our answer).
+    ///
+    /// A table of test, verdict, CPU time and peak memory, then a summary. Exit 0 when every
+    /// test was accepted, 1 otherwise, 2 for a usage error or a program that cannot be run.
+    #[cfg(unix)]
+    #[command(after_help = super::help::JUDGE)]
+    Judge(super::stress::JudgeArgs<<P as Stressed>::Judging>),
 }
 
 /// Runs a puzzle's command.
@@ -65,8 +92,48 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
         }
         Some(Kit::Validate(v)) => validate(v, out, &P::VALIDATOR),
         Some(Kit::Check(c)) => P::check(c, out),
+        #[cfg(unix)]
+        Some(Kit::Stress(s)) => super::stress::stress::<P>(s, out),
+        #[cfg(unix)]
+        Some(Kit::Judge(j)) => super::stress::judge::<P>(j, out),
         None => P::solve(args.solve, out),
     }
+}
+
+/// The input `P::Gen` writes for the generator arguments `words` and `seed` (as `<puzzle> gen
+/// WORDS --seed SEED` writes it): the inputs of `stress`.
+pub fn generated<P: Puzzle>(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+    let args: P::Gen = parse_gen_args(words, seed)?;
+    let mut bytes = Vec::new();
+    P::generate(args, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them
+/// (`--gen-args` of `stress`); refused arguments are a usage error.
+pub fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
+    words: &[String],
+    seed: u64,
+) -> Result<A, Failure> {
+    let command = A::augment_args(clap::Command::new("gen").no_binary_name(true));
+    let mut all = words.to_vec();
+    all.extend(["--seed".to_string(), seed.to_string()]);
+    let refused = |e: clap::Error| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        Failure::Usage(format!(
+            "--gen-args '{}': {}",
+            words.join(" "),
+            first.trim_start_matches("error: ")
+        ))
+    };
+    let matches = command.try_get_matches_from(all).map_err(refused)?;
+    A::from_arg_matches(&matches).map_err(refused)
+}
+
+/// True when `input` passes the puzzle's strict validator.
+pub fn valid(validator: &Validator, input: &[u8]) -> bool {
+    (validator.validate)(Box::new(Cursor::new(input.to_vec()))).is_ok()
 }
 
 /// A puzzle's strict validator and what it counts.

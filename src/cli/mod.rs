@@ -15,6 +15,8 @@ mod queens;
 mod serve;
 mod showdown;
 mod solve;
+#[cfg(unix)]
+mod stress;
 mod sultan;
 mod tour;
 

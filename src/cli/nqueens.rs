@@ -60,13 +60,141 @@ enum Command {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 struct BestArgs {
+    #[command(subcommand)]
+    kit: Option<BestKit>,
     #[command(flatten)]
     solve: SolveArgs,
     /// Stop searching after this many seconds, counted from the start, and answer with the
     /// best placements found (exit code 124). 0: the first placements; inf: no limit.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
+}
+
+/// The kit of `nqueens best`: random inputs, and a contestant's program judged against ours.
+#[derive(Debug, Subcommand)]
+enum BestKit {
+    /// Write a random input of weighted boards (the same for the same seed and options).
+    Gen(BestGenArgs),
+    /// Run your program on generated boards, judge every run, shrink the first failing input
+    /// (see `chess-puzzles queens stress --help`; the answers are compared exactly).
+    #[cfg(unix)]
+    Stress(super::stress::StressArgs<super::stress::ExactJudging>),
+    /// Judge your program on a folder of tests (NAME.in, with NAME.out or our answer).
+    #[cfg(unix)]
+    Judge(super::stress::JudgeArgs<super::stress::ExactJudging>),
+}
+
+#[derive(Debug, clap::Args)]
+struct BestGenArgs {
+    #[command(flatten)]
+    seed: super::kit::Seed,
+    /// How many boards.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    cases: u64,
+    /// Board sides: a side N or a range A-B within 1-64, A <= B (large sides take long to
+    /// solve).
+    #[arg(long, value_name = "N|A-B", default_value = "1-8", value_parser = side_range)]
+    size: (usize, usize),
+    /// The largest weight (each is drawn from 0 to it).
+    #[arg(long, value_name = "W", default_value_t = 99)]
+    weights: u32,
+}
+
+/// A side `N` or a range `A-B` of sides, `A <= B`, each within 1..=MAX_N.
+fn side_range(text: &str) -> Result<(usize, usize), String> {
+    let side = |t: &str| -> Option<usize> {
+        let n: usize = t
+            .parse()
+            .ok()
+            .filter(|_| t.bytes().all(|b| b.is_ascii_digit()))?;
+        (1..=nqueens::MAX_N).contains(&n).then_some(n)
+    };
+    match chess_puzzles::judge::span::parse(text, side) {
+        Some((a, b)) if a <= b => Ok((a, b)),
+        _ => Err(format!(
+            "expected a side 1..{} or a range A-B with A <= B, found '{text}'",
+            nqueens::MAX_N
+        )),
+    }
+}
+
+fn best_generate(g: BestGenArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let options = nqueens::generator::GenOptions {
+        seed: g.seed.seed,
+        boards: g.cases,
+        sides: g.size,
+        max_weight: g.weights,
+    };
+    let mut out = out;
+    nqueens::generator::generate(options, &mut out).map_err(Failure::Output)
+}
+
+/// `nqueens best` for the stress tester and the local judge.
+#[cfg(unix)]
+struct Best;
+
+#[cfg(unix)]
+impl super::stress::Subject for Best {
+    type Case = nqueens::best::Weights;
+    type Judging = super::stress::ExactJudging;
+    const NAME: &'static str = "nqueens best";
+    const CASE: &'static str = "board";
+    const STRESS_GEN: &'static [&'static str] = &[
+        "--cases 1 --size 1-6",
+        "--cases 2 --size 4-7 --weights 9",
+        "--cases 3 --size 1-5",
+        "--cases 1 --size 6-8 --weights 1",
+        "--cases 2 --size 5-8",
+    ];
+
+    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+        let args: BestGenArgs = super::kit::parse_gen_args(words, seed)?;
+        let mut bytes = Vec::new();
+        best_generate(args, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn valid(input: &[u8]) -> bool {
+        Self::cases(input).is_ok()
+    }
+
+    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        let options = BestOptions {
+            format: OutputFormat::Judge,
+        };
+        nqueens::run_best(input, &mut out, &options).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn judge(
+        _: &[u8],
+        expected: &[u8],
+        actual: &[u8],
+        judging: &Self::Judging,
+    ) -> super::stress::Judged {
+        super::stress::judge_exact(expected, actual, judging.tolerance)
+    }
+
+    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
+        let scanner = chess_puzzles::input::Scanner::new(input);
+        super::stress::read_all(nqueens::BestReader::new(scanner).map_err(|e| e.to_string())?)
+    }
+
+    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
+        nqueens::generator::write_input(cases).into_bytes()
+    }
+
+    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
+        nqueens::generator::smaller(case)
+    }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let side = cases.iter().map(nqueens::best::Weights::n).max()?;
+        Some(format!("largest side {side}"))
+    }
 }
 
 /// The board and its given queens.
@@ -147,6 +275,17 @@ fn control(time_limit: Option<TimeLimit>, started: Instant) -> Result<Control, F
 }
 
 fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
+    match args.kit {
+        Some(BestKit::Gen(g)) => {
+            best_generate(g, &mut super::progress::WriteProgress::new(out))?;
+            return Ok(Verdict::Done);
+        }
+        #[cfg(unix)]
+        Some(BestKit::Stress(s)) => return super::stress::stress::<Best>(s, out),
+        #[cfg(unix)]
+        Some(BestKit::Judge(j)) => return super::stress::judge::<Best>(j, out),
+        None => {}
+    }
     let started = Instant::now();
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let input = Input::open(args.solve.input.as_ref(), out)?;

@@ -1,12 +1,13 @@
 //! `chess-puzzles queens`: solve, generate, validate, check.
 
+use std::io::Write;
+
 use chess_puzzles::output::OutputFormat;
 use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
-use super::progress::WriteProgress;
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles queens`.
@@ -76,13 +77,13 @@ impl Puzzle for Queens {
         })
     }
 
-    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+    fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
         let options = GenOptions {
             seed: g.seed.seed,
             cases: g.cases,
             kind: g.kind,
         };
-        generator::generate(options, out).map_err(Failure::Output)
+        generator::generate(options, &mut out).map_err(Failure::Output)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -94,5 +95,67 @@ impl Puzzle for Queens {
                 queens::check(input, output, style, tolerance)
             }),
         )
+    }
+}
+
+/// Judging a program's answers to queens: the checker's tolerance and the layout.
+#[cfg(unix)]
+#[derive(Debug, clap::Args)]
+pub struct Judging {
+    #[command(flatten)]
+    exact: super::stress::ExactJudging,
+    /// Expect the UVa 750 judge's layout (an empty line after the headings).
+    #[arg(long)]
+    uva: bool,
+}
+
+#[cfg(unix)]
+impl super::stress::Subject for Queens {
+    type Case = chess_puzzles::core::Square;
+    type Judging = Judging;
+    const NAME: &'static str = "queens";
+    const CASE: &'static str = "case";
+    const STRESS_GEN: &'static [&'static str] = &[
+        "--cases 5",
+        "--cases 1",
+        "--cases 3 --kind fewest",
+        "--cases 4 --kind most",
+        "--cases 6",
+    ];
+
+    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+        kit::generated::<Self>(words, seed)
+    }
+
+    fn valid(input: &[u8]) -> bool {
+        kit::valid(&Self::VALIDATOR, input)
+    }
+
+    fn reference(input: &[u8], judging: &Judging) -> Result<Vec<u8>, String> {
+        let options = Options {
+            format: OutputFormat::Judge,
+            style: style(judging.uva),
+        };
+        let mut out = Vec::new();
+        queens::run(input, &mut out, &options).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn judge(_: &[u8], expected: &[u8], actual: &[u8], judging: &Judging) -> super::stress::Judged {
+        super::stress::judge_exact(expected, actual, judging.exact.tolerance)
+    }
+
+    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
+        let scanner = chess_puzzles::input::Scanner::new(input);
+        super::stress::read_all(queens::Reader::new(scanner).map_err(|e| e.to_string())?)
+    }
+
+    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
+        generator::write_input(cases).into_bytes()
+    }
+
+    /// A query is one square: every one is as small as another.
+    fn smaller(_: &Self::Case) -> Vec<Self::Case> {
+        Vec::new()
     }
 }

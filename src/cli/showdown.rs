@@ -14,7 +14,7 @@ use super::duration::TimeLimit;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::kit::{self, Puzzle, Seed, Validator};
-use super::progress::{self, WriteProgress};
+use super::progress;
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles showdown`.
@@ -111,7 +111,7 @@ impl Puzzle for Showdown {
         solve(args, out)
     }
 
-    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+    fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
         let options = GenOptions {
             seed: g.seed.seed,
             tests: g.cases,
@@ -120,7 +120,7 @@ impl Puzzle for Showdown {
             costs: g.costs,
             kind: g.kind,
         };
-        generator::generate(options, out).map_err(Failure::Output)
+        generator::generate(options, &mut out).map_err(Failure::Output)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -247,4 +247,120 @@ fn check(input: &PathBuf, output: &PathBuf, out: &mut Output) -> Result<Verdict,
     };
     out.write_all(lines.as_bytes()).map_err(Failure::Output)?;
     Ok(verdict)
+}
+
+/// Judging a program's answers to showdown: every answer must be valid; with `--ratio`, its
+/// cost also at most R times ours.
+#[cfg(unix)]
+#[derive(Debug, clap::Args)]
+pub struct Judging {
+    /// Fail an answer whose cost is above R times our answer's (by default only invalid
+    /// answers fail). Our answers are searched for a fixed number of steps, so they may be
+    /// beaten.
+    #[arg(long, value_name = "R", value_parser = ratio)]
+    ratio: Option<f64>,
+}
+
+#[cfg(unix)]
+fn ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 1.0 => Ok(r),
+        _ => Err(format!("expected a ratio of at least 1, found '{text}'")),
+    }
+}
+
+/// The local-search steps per test of the reference answers of `stress` and `judge`: the same
+/// answers on every machine.
+#[cfg(unix)]
+const REFERENCE_STEPS: u64 = 2000;
+
+#[cfg(unix)]
+impl super::stress::Subject for Showdown {
+    type Case = showdown::Instance;
+    type Judging = Judging;
+    const NAME: &'static str = "showdown";
+    const CASE: &'static str = "test";
+    const STRESS_GEN: &'static [&'static str] = &[
+        "--cases 1 --size 2-6",
+        "--cases 2 --kind smallest",
+        "--cases 2 --kind sparse --size 3-8",
+        "--cases 2 --kind dense --size 3-6",
+        "--cases 3 --size 2-8 --costs skewed",
+        "--cases 2 --kind one-cheap --size 3-8",
+        "--cases 2 --kind expensive-small",
+    ];
+
+    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+        kit::generated::<Self>(words, seed)
+    }
+
+    fn valid(input: &[u8]) -> bool {
+        kit::valid(&Self::VALIDATOR, input)
+    }
+
+    fn reference(input: &[u8], _: &Judging) -> Result<Vec<u8>, String> {
+        let options = Options {
+            time_limit: Duration::from_secs(5),
+            steps: Some(REFERENCE_STEPS),
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        showdown::run(input, &mut out, &options).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn judge(
+        input: &[u8],
+        expected: &[u8],
+        actual: &[u8],
+        judging: &Judging,
+    ) -> super::stress::Judged {
+        use super::stress::Judged;
+        let report = match judge::check(input, actual, |_, _| {}) {
+            Ok(report) => report,
+            Err(e) => return Judged::Wrong(e.to_string()),
+        };
+        if let JudgeVerdict::Wrong { case, reason } = &report.verdict {
+            return Judged::Wrong(format!("test {case}: {reason}"));
+        }
+        let Some(r) = judging.ratio else {
+            return Judged::Accepted;
+        };
+        let Ok(ours) = judge::check(input, expected, |_, _| {}) else {
+            return Judged::Accepted;
+        };
+        for (i, (theirs, ours)) in report.scores.iter().zip(&ours.scores).enumerate() {
+            // The scores are the costs over n²: their ratio is the costs' ratio.
+            if *theirs > r * ours * (1.0 + 1e-12) {
+                return Judged::Wrong(format!(
+                    "test {}: cost {:.3} times the reference's, above the ratio {r}",
+                    i + 1,
+                    theirs / ours
+                ));
+            }
+        }
+        Judged::Accepted
+    }
+
+    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
+        let scanner = chess_puzzles::input::Scanner::new(input);
+        super::stress::read_all(showdown::Reader::new(scanner).map_err(|e| e.to_string())?)
+    }
+
+    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
+        generator::write_input(cases).into_bytes()
+    }
+
+    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
+        generator::smaller(case)
+    }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let side = cases.iter().map(showdown::Instance::side).max()?;
+        let kings: usize = cases.iter().map(showdown::Instance::king_count).sum();
+        Some(format!(
+            "largest side {side}, {}",
+            chess_puzzles::error::plural(kings as u64, "king")
+        ))
+    }
 }

@@ -1,12 +1,13 @@
 //! `chess-puzzles sultan`: solve, generate, validate, check.
 
+use std::io::Write;
+
 use chess_puzzles::judge::span;
 use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
 use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
-use super::progress::WriteProgress;
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles sultan`.
@@ -75,7 +76,7 @@ impl Puzzle for Sultan {
         })
     }
 
-    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+    fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
         // Both old options are at most MAX_WEIGHT, which fits a u32.
         let min_weight = g.min_weight.map_or(g.weights.0, |w| w as u32);
         let max_weight = g.max_weight.map_or(g.weights.1, |w| w as u32);
@@ -92,10 +93,70 @@ impl Puzzle for Sultan {
             max_weight,
             kind: g.kind,
         };
-        generator::generate(options, out).map_err(Failure::Output)
+        generator::generate(options, &mut out).map_err(Failure::Output)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
         kit::check(c.args, out, Box::new(sultan::check))
+    }
+}
+
+#[cfg(unix)]
+impl super::stress::Subject for Sultan {
+    type Case = sultan::Board;
+    type Judging = super::stress::ExactJudging;
+    const NAME: &'static str = "sultan";
+    const CASE: &'static str = "board";
+    const STRESS_GEN: &'static [&'static str] = &[
+        "--cases 1",
+        "--cases 2 --weights 1-9",
+        "--cases 3 --kind distinct",
+        "--cases 2 --kind extreme",
+        "--cases 2 --kind ties",
+        "--cases 4",
+    ];
+
+    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+        kit::generated::<Self>(words, seed)
+    }
+
+    fn valid(input: &[u8]) -> bool {
+        kit::valid(&Self::VALIDATOR, input)
+    }
+
+    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        sultan::run(input, &mut out, &Options::default()).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn judge(
+        _: &[u8],
+        expected: &[u8],
+        actual: &[u8],
+        judging: &Self::Judging,
+    ) -> super::stress::Judged {
+        super::stress::judge_exact(expected, actual, judging.tolerance)
+    }
+
+    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
+        let scanner = chess_puzzles::input::Scanner::new(input);
+        super::stress::read_all(sultan::Reader::new(scanner).map_err(|e| e.to_string())?)
+    }
+
+    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
+        generator::write_input(cases).into_bytes()
+    }
+
+    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
+        generator::smaller(case)
+    }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let most = cases
+            .iter()
+            .flat_map(|b| b.weights.iter().flatten())
+            .max()?;
+        Some(format!("weights up to {most}"))
     }
 }

@@ -1,11 +1,13 @@
 //! `chess-puzzles tour`: solve, generate, validate, check.
 
+use std::io::Write;
+
+use chess_puzzles::error::plural;
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
-use super::progress::WriteProgress;
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles tour`.
@@ -65,7 +67,7 @@ impl Puzzle for Tour {
         })
     }
 
-    fn generate(g: GenArgs, out: &mut WriteProgress<'_, Output>) -> Result<(), Failure> {
+    fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
         let options = GenOptions {
             seed: g.seed.seed,
             scenarios: g.cases,
@@ -73,10 +75,73 @@ impl Puzzle for Tour {
             pawns: g.pawns,
             kind: g.kind,
         };
-        generator::generate(options, out).map_err(Failure::Output)
+        generator::generate(options, &mut out).map_err(Failure::Output)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
         kit::check(c.args, out, Box::new(tour::check))
+    }
+}
+
+#[cfg(unix)]
+impl super::stress::Subject for Tour {
+    type Case = tour::Scenario;
+    type Judging = super::stress::ExactJudging;
+    const NAME: &'static str = "tour";
+    const CASE: &'static str = "scenario";
+    const STRESS_GEN: &'static [&'static str] = &[
+        "--cases 1 --knights 2-5",
+        "--cases 2 --knights 2-5",
+        "--cases 2 --kind fewest",
+        "--cases 2 --kind impossible --knights 2-4",
+        "--cases 2 --kind start-alone --knights 2-4",
+        "--cases 1 --kind crowded --knights 2-4",
+        "--cases 3 --knights 2-6 --pawns 0.2",
+    ];
+
+    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
+        kit::generated::<Self>(words, seed)
+    }
+
+    fn valid(input: &[u8]) -> bool {
+        kit::valid(&Self::VALIDATOR, input)
+    }
+
+    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        tour::run(input, &mut out, &Options::default()).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn judge(
+        _: &[u8],
+        expected: &[u8],
+        actual: &[u8],
+        judging: &Self::Judging,
+    ) -> super::stress::Judged {
+        super::stress::judge_exact(expected, actual, judging.tolerance)
+    }
+
+    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
+        let scanner = chess_puzzles::input::Scanner::new(input);
+        super::stress::read_all(tour::Reader::new(scanner).map_err(|e| e.to_string())?)
+    }
+
+    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
+        generator::write_input(cases).into_bytes()
+    }
+
+    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
+        generator::smaller(case)
+    }
+
+    fn measure(cases: &[Self::Case]) -> Option<String> {
+        let knights: usize = cases.iter().map(|s| s.knights().len()).sum();
+        let pawns: usize = cases.iter().map(|s| s.pawns().iter().count()).sum();
+        Some(format!(
+            "{}, {}",
+            plural(knights as u64, "knight"),
+            plural(pawns as u64, "pawn")
+        ))
     }
 }

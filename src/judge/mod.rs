@@ -3,6 +3,9 @@
 //! ([`compare`]), and reproducible random numbers for generators ([`Rng`]).
 
 pub mod compare;
+#[cfg(unix)]
+pub mod run;
+pub mod shrink;
 pub mod span;
 pub mod strict;
 

@@ -34,6 +34,7 @@ pub mod completion;
 mod control;
 pub mod count_all;
 mod forward;
+pub mod generator;
 pub mod hungarian;
 mod problem;
 pub mod reader;

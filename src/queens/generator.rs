@@ -94,3 +94,20 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
         }),
     }
 }
+
+/// The input of the queries `squares` in the statement's layout (the stress tester writes
+/// shrunk inputs with it).
+///
+/// ```
+/// use chess_puzzles::core::Square;
+/// use chess_puzzles::queens::generator::write_input;
+///
+/// assert_eq!(write_input(&[Square::new(0, 0), Square::new(7, 2)]), "2\n1 1\n8 3\n");
+/// ```
+pub fn write_input(squares: &[Square]) -> String {
+    let mut text = format!("{}\n", squares.len());
+    for sq in squares {
+        text.push_str(&format!("{} {}\n", sq.row + 1, sq.col + 1));
+    }
+    text
+}

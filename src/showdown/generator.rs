@@ -12,7 +12,8 @@ use std::io::{self, Write};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::{MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+use super::{Instance, MAX_COST, MAX_SIDE, MIN_SIDE, program_sides};
+use crate::core::{Square, SquareSet};
 use crate::judge::span::{self, Span};
 use crate::judge::{self, Rng};
 
@@ -366,6 +367,85 @@ fn sparse(rng: &mut Rng, n: usize) -> Vec<bool> {
         kings[i] = true;
     }
     kings
+}
+
+/// The test `instance` as generated tests are (see [`Test::to_text`]).
+pub fn to_test(instance: &Instance) -> Test {
+    let n = instance.side();
+    let mut kings = vec![false; n * n];
+    for sq in instance.kings().iter() {
+        kings[usize::from(sq.row) * n + usize::from(sq.col)] = true;
+    }
+    Test {
+        side: n,
+        kings,
+        costs: instance.costs(),
+    }
+}
+
+/// The input of `instances` in the statement's layout (the stress tester writes shrunk inputs
+/// with it): the count, then each test as [`Test::to_text`] writes it.
+///
+/// ```
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::Instance;
+/// use chess_puzzles::showdown::generator::write_input;
+///
+/// let mut kings = SquareSet::new(2);
+/// kings.insert(Square::new(0, 1));
+/// let instance = Instance::new(2, kings, [1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+/// assert_eq!(write_input(&[instance]), "1\n2\n_#\n__\n1 2 3 4 5 6 7 8\n");
+/// ```
+pub fn write_input(instances: &[Instance]) -> String {
+    let mut text = format!("{}\n", instances.len());
+    for instance in instances {
+        text.push_str(&to_test(instance).to_text());
+    }
+    text
+}
+
+/// Smaller instances of `instance` for the stress tester's shrinking: the board without its
+/// last row and column, then without its first row and column (from side 3 on; the kings
+/// there go), then each king removed while more than one is left. Only valid instances are
+/// offered (every king can still be checked).
+///
+/// ```
+/// use chess_puzzles::core::{Square, SquareSet};
+/// use chess_puzzles::showdown::Instance;
+/// use chess_puzzles::showdown::generator::smaller;
+///
+/// let mut kings = SquareSet::new(3);
+/// kings.insert(Square::new(0, 0));
+/// kings.insert(Square::new(2, 2));
+/// let fewer = smaller(&Instance::new(3, kings, [1; 8]).unwrap());
+/// assert_eq!(fewer.iter().map(|i| (i.side(), i.king_count())).collect::<Vec<_>>(),
+///     vec![(2, 1), (2, 1), (3, 1), (3, 1)]);
+/// ```
+pub fn smaller(instance: &Instance) -> Vec<Instance> {
+    let n = instance.side();
+    let mut candidates = Vec::new();
+    if n > MIN_SIDE {
+        for shift in [0u8, 1] {
+            let mut kings = SquareSet::new(n - 1);
+            for sq in instance.kings().iter() {
+                if sq.row >= shift && sq.col >= shift {
+                    let moved = Square::new(sq.row - shift, sq.col - shift);
+                    if kings.on_board(moved) {
+                        kings.insert(moved);
+                    }
+                }
+            }
+            candidates.extend(Instance::new(n - 1, kings, instance.costs()).ok());
+        }
+    }
+    if instance.king_count() > 1 {
+        for king in instance.kings().iter() {
+            let mut kings = instance.kings().clone();
+            kings.remove(king);
+            candidates.extend(Instance::new(n, kings, instance.costs()).ok());
+        }
+    }
+    candidates
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use rand::RngExt;
 
+use super::Board;
 use crate::core::CLASSIC;
 use crate::judge;
 
@@ -102,4 +103,67 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The input of `boards` in the statement's layout (the stress tester writes shrunk inputs
+/// with it): the count, then each board's rows of eight weights.
+///
+/// ```
+/// use chess_puzzles::sultan::Board;
+/// use chess_puzzles::sultan::generator::write_input;
+///
+/// let text = write_input(&[Board { weights: [[1; 8]; 8] }]);
+/// assert_eq!(text.lines().count(), 9);
+/// assert_eq!(text.lines().nth(1), Some("1 1 1 1 1 1 1 1"));
+/// ```
+pub fn write_input(boards: &[Board]) -> String {
+    let mut text = format!("{}\n", boards.len());
+    for board in boards {
+        for row in &board.weights {
+            let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+            text.push_str(&cells.join(" "));
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// Smaller instances of `board` for the stress tester's shrinking, each with smaller weights
+/// and none below 1 (the statement's least weight): every weight halved, then each row, then
+/// each column set to 1.
+///
+/// ```
+/// use chess_puzzles::sultan::Board;
+/// use chess_puzzles::sultan::generator::smaller;
+///
+/// assert!(smaller(&Board { weights: [[1; 8]; 8] }).is_empty());
+/// assert_eq!(smaller(&Board { weights: [[4; 8]; 8] })[0].weights[3][3], 2);
+/// ```
+pub fn smaller(board: &Board) -> Vec<Board> {
+    let mut candidates = Vec::new();
+    let mut offer = |b: Board| {
+        if b != *board && !candidates.contains(&b) {
+            candidates.push(b);
+        }
+    };
+    let mut halved = board.clone();
+    for w in halved.weights.iter_mut().flatten() {
+        *w = (*w / 2).max(1).min(*w);
+    }
+    offer(halved);
+    for r in 0..CLASSIC {
+        let mut b = board.clone();
+        for w in &mut b.weights[r] {
+            *w = (*w).min(1);
+        }
+        offer(b);
+    }
+    for c in 0..CLASSIC {
+        let mut b = board.clone();
+        for row in &mut b.weights {
+            row[c] = row[c].min(1);
+        }
+        offer(b);
+    }
+    candidates
 }

@@ -325,6 +325,63 @@ fn crowded(rng: &mut Rng, knights: usize) -> Result<Scenario, ScenarioError> {
     Scenario::new(base.queen(), base.bishop(), base.knights().to_vec(), pawns)
 }
 
+/// The input of `scenarios` in the statement's layout (the stress tester writes shrunk
+/// inputs with it): the count, then each board's eight rows and an empty line.
+///
+/// ```
+/// use chess_puzzles::tour::Scenario;
+/// use chess_puzzles::tour::generator::write_input;
+///
+/// let board = "Q.......\n........\n........\n........\n........\n........\n......N.\n......NB\n";
+/// let text = write_input(&[Scenario::parse(board).unwrap()]);
+/// assert_eq!(text, format!("1\n{board}\n"));
+/// ```
+pub fn write_input(scenarios: &[Scenario]) -> String {
+    let mut text = format!("{}\n", scenarios.len());
+    for scenario in scenarios {
+        text.push_str(&scenario.to_rows());
+        text.push('\n');
+    }
+    text
+}
+
+/// Smaller instances of `scenario` for the stress tester's shrinking: each knight removed
+/// while more than [`STATEMENT_KNIGHTS`]`.0` are left, then each pawn removed.
+///
+/// ```
+/// use chess_puzzles::tour::Scenario;
+/// use chess_puzzles::tour::generator::smaller;
+///
+/// let board = "Q......P\n........\n........\n........\n........\n........\n......N.\n.....NNB\n";
+/// let fewer = smaller(&Scenario::parse(board).unwrap());
+/// assert_eq!(fewer.len(), 3 + 1);
+/// assert_eq!(fewer[0].knights().len(), 2);
+/// assert_eq!(fewer[3].pawns().iter().count(), 0);
+/// ```
+pub fn smaller(scenario: &Scenario) -> Vec<Scenario> {
+    let mut candidates = Vec::new();
+    let knights = scenario.knights();
+    if knights.len() > STATEMENT_KNIGHTS.0 {
+        for skip in 0..knights.len() {
+            let fewer: Vec<Square> = knights
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, &k)| k)
+                .collect();
+            let made = Scenario::new(scenario.queen(), scenario.bishop(), fewer, scenario.pawns());
+            candidates.extend(made.ok());
+        }
+    }
+    for pawn in scenario.pawns().iter() {
+        let mut pawns = scenario.pawns();
+        pawns.remove(pawn);
+        let made = Scenario::new(scenario.queen(), scenario.bishop(), knights.to_vec(), pawns);
+        candidates.extend(made.ok());
+    }
+    candidates
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

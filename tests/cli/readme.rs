@@ -124,8 +124,15 @@ fn run_examples(root: &str, name: &str, text: &str) -> usize {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&got.stdout);
-        assert!(
-            got.status.success(),
+        // A command that fails on purpose says so in a shell comment: `# exit code 1`.
+        let code = example
+            .command
+            .rsplit_once("# exit code ")
+            .and_then(|(_, code)| code.trim().parse::<i32>().ok())
+            .unwrap_or(0);
+        assert_eq!(
+            got.status.code(),
+            Some(code),
             "{name} line {}: {}: {}",
             example.line,
             example.command,

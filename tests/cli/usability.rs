@@ -306,8 +306,12 @@ fn every_solver_describes_its_input_and_ends_with_examples_that_run() {
         &["demo"],
         &["completions"],
         &["man"],
+        #[cfg(unix)]
+        &["queens", "stress"],
+        #[cfg(unix)]
+        &["sultan", "judge"],
     ] {
-        if ["queens", "sultan", "showdown", "tour"].contains(&screen[0]) {
+        if screen.len() == 1 && ["queens", "sultan", "showdown", "tour"].contains(&screen[0]) {
             let text = help(screen);
             assert!(text.contains("\nInput: "), "{screen:?}: {text}");
             assert!(text.contains("\nOutput: "), "{screen:?}: {text}");

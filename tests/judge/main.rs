@@ -9,4 +9,5 @@ mod inputs;
 
 mod fuzz_regressions;
 mod kit;
+mod stress;
 mod strict;
