@@ -8,9 +8,10 @@
 //! - [`output`]: the three forms of an answer (the judge's bytes, boards for people, JSON for
 //!   programs), written the same way for every puzzle by [`output::write_case`] from the
 //!   puzzle's [`output::CaseAnswer`].
-//! - [`judge`]: what problem setters need around every puzzle: strict line reading for
-//!   validators, output comparison for checkers ([`judge::check`]), seeded random numbers and
-//!   option ranges for generators.
+//! - [`judge`]: what problem setters and contestants need around every puzzle: strict line
+//!   reading for validators, output comparison for checkers ([`judge::check`]), seeded random
+//!   numbers and option ranges for generators, and (on Unix) a program run under a judge's
+//!   limits and a failing input shrunk (`judge::run`, [`judge::shrink`]).
 //! - One module per puzzle, each owning its input type, judge format and solver:
 //!   [`queens`] (8 Queens Chess Problem, UVa 750), [`sultan`] (The Sultan's Successors,
 //!   UVa 167), [`showdown`] (Chess Variants Showdown, SPOJ CHE, an optimiser), [`tour`]

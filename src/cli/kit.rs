@@ -1,6 +1,7 @@
-//! A puzzle's command, defined once for every puzzle: solving its input, and the judge kit's
-//! subcommands `gen`, `validate` and `check` for problem setters. Each puzzle's file says what
-//! differs (its [`Puzzle`]): its options, its generator, validator and checker.
+//! A puzzle's command, defined once for every puzzle: solving its input, the judge kit's
+//! subcommands `gen`, `validate` and `check` for problem setters, and `stress` and `judge`
+//! for contestants (run in `super::stress`). Each puzzle's file says what differs (its
+//! [`Puzzle`]): its options, its generator, validator and checker.
 
 use std::fmt::Debug;
 use std::io::{Cursor, Read, Write};
