@@ -122,6 +122,13 @@ pub enum ReportFormat {
     Json,
 }
 
+/// The largest `--output-limit`, in MiB.
+const MAX_OUTPUT_MIB: u64 = 1024;
+
+/// The most output the runs side by side may hold at once (`--jobs` times `--output-limit`),
+/// in MiB: each run's output is kept in memory until it is judged.
+const MAX_HELD_OUTPUT_MIB: u64 = 4096;
+
 /// The limits of every run, how to report, and the program.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
@@ -132,8 +139,9 @@ pub struct RunArgs {
     /// Memory per run in MiB (the address space, RLIMIT_AS; 0: no limit).
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(0..=1 << 30))]
     memory_limit: u64,
-    /// Standard output per run in MiB: more is output limit exceeded.
-    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    /// Standard output per run in MiB (at most 1024): more is output limit exceeded. Every
+    /// run's output is held in memory, so `--jobs` times this may be at most 4096 MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_OUTPUT_MIB))]
     output_limit: u64,
     /// Runs side by side.
     #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -154,6 +162,14 @@ impl RunArgs {
     }
 
     fn program(&self) -> Result<Program, Failure> {
+        let held = u64::from(self.jobs) * self.output_limit;
+        if held > MAX_HELD_OUTPUT_MIB {
+            return Err(Failure::Usage(format!(
+                "--jobs {} times --output-limit {} is {held} MiB of output held at once; at \
+                 most {MAX_HELD_OUTPUT_MIB} MiB (lower either)",
+                self.jobs, self.output_limit
+            )));
+        }
         let Some((path, args)) = self.program.split_first() else {
             return Err(Failure::Usage(
                 "expected the program to judge after `--`".to_string(),
