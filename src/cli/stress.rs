@@ -683,20 +683,45 @@ fn report_failure<S: Subject>(
     out.write_all(report.as_bytes()).map_err(Failure::Output)
 }
 
-/// One test of a folder: its name, its input, its answer when it has one.
+/// One test of a folder: its name, the paths of its input and of its answer when it has one.
+/// They are read when the test is judged, so that the folder is never in memory at once.
 struct Test {
     name: String,
-    input: Vec<u8>,
-    answer: Option<Vec<u8>>,
+    input: PathBuf,
+    answer: Option<PathBuf>,
+}
+
+/// The largest test input `judge` reads, in bytes (a judge's tests are megabytes).
+const MAX_TEST_BYTES: u64 = 256 << 20;
+
+fn cannot_read(path: &Path, e: std::io::Error) -> Failure {
+    Failure::Input {
+        name: path.display().to_string(),
+        error: chess_puzzles::error::InputError::Io(e),
+    }
+}
+
+/// The bytes of `path`, refused (a usage error naming `what`) past `limit` bytes.
+fn read_at_most(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot_read(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::Usage(format!(
+            "{}: larger than {what} ({} MiB)",
+            path.display(),
+            limit >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 fn tests_in(dir: &Path) -> Result<Vec<Test>, Failure> {
-    let cannot = |path: &Path, e: std::io::Error| Failure::Input {
-        name: path.display().to_string(),
-        error: chess_puzzles::error::InputError::Io(e),
-    };
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| cannot(dir, e))?
+        .map_err(|e| cannot_read(dir, e))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "in") && p.is_file())
@@ -708,26 +733,19 @@ fn tests_in(dir: &Path) -> Result<Vec<Test>, Failure> {
             dir.display()
         )));
     }
-    names
+    Ok(names
         .into_iter()
         .map(|path| {
-            let input = std::fs::read(&path).map_err(|e| cannot(&path, e))?;
-            let answer_path = path.with_extension("out");
-            let answer = match std::fs::read(&answer_path) {
-                Ok(a) => Some(a),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(cannot(&answer_path, e)),
-            };
-            let name = path
-                .file_stem()
-                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-            Ok(Test {
-                name,
-                input,
-                answer,
-            })
+            let answer = path.with_extension("out");
+            Test {
+                name: path
+                    .file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned()),
+                answer: answer.exists().then_some(answer),
+                input: path,
+            }
         })
-        .collect()
+        .collect())
 }
 
 /// `<puzzle> judge`.
@@ -768,9 +786,17 @@ pub fn judge<S: Subject>(
                             let (program, limits, judging, done) =
                                 (&program, &limits, &args.judging, &done);
                             scope.spawn(move || {
+                                let input =
+                                    read_at_most(&test.input, MAX_TEST_BYTES, "a test may be")?;
                                 let expected = match &test.answer {
-                                    Some(a) => a.clone(),
-                                    None => S::reference(&test.input, judging).map_err(|e| {
+                                    // An answer longer than the output limit could never be
+                                    // matched.
+                                    Some(a) => read_at_most(
+                                        a,
+                                        limits.output,
+                                        "the output limit (--output-limit)",
+                                    )?,
+                                    None => S::reference(&input, judging).map_err(|e| {
                                         Failure::Usage(format!(
                                             "{}.in: our own solver cannot answer it: {e}",
                                             test.name
@@ -778,12 +804,7 @@ pub fn judge<S: Subject>(
                                     })?,
                                 };
                                 let j = judge_run::<S>(
-                                    program,
-                                    &test.input,
-                                    expected,
-                                    limits,
-                                    judging,
-                                    stop,
+                                    program, &input, expected, limits, judging, stop,
                                 );
                                 done.fetch_add(1, Ordering::Relaxed);
                                 j

@@ -576,3 +576,28 @@ fn ctrl_c_kills_the_program_with_its_children_and_exits_130() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn judge_reads_a_test_when_it_judges_it_and_refuses_an_answer_past_the_output_limit() {
+    let dir = scratch("judge-limits");
+    let sample = std::fs::read("tests/data/queens/sample.in").unwrap();
+    std::fs::write(dir.path().join("a.in"), &sample).unwrap();
+    // An answer of 2 MiB can never be matched under an output limit of 1 MiB.
+    std::fs::write(dir.path().join("a.out"), vec![b' '; 2 << 20]).unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let got = stress(
+        &["queens", "judge", "--output-limit", "1", folder],
+        &[BIN, "queens"],
+    );
+    assert_eq!(got.code, 2, "{}", got.stderr);
+    assert!(
+        got.stderr.starts_with("error: ")
+            && got.stderr.contains("a.out: larger than the output limit"),
+        "{}",
+        got.stderr
+    );
+    // Under the default limit the same answer is judged: a wrong answer, not an error.
+    let got = stress(&["queens", "judge", folder], &[BIN, "queens"]);
+    assert_eq!(got.code, 1, "{}", got.stderr);
+    assert!(got.stdout_text().contains("a  "), "{}", got.stdout_text());
+}
