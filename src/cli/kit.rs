@@ -105,9 +105,44 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
 /// WORDS --seed SEED` writes it): the inputs of `stress`.
 pub fn generated<P: Puzzle>(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
     let args: P::Gen = parse_gen_args(words, seed)?;
-    let mut bytes = Vec::new();
-    P::generate(args, &mut bytes)?;
-    Ok(bytes)
+    generated_at_most(words, |out| P::generate(args, out))
+}
+
+/// The largest input `stress` generates, in bytes: it is held in memory, with the program's
+/// output and the reference's answer.
+pub const MAX_GENERATED_BYTES: usize = 256 << 20;
+
+/// The bytes `generate` writes, refused (a usage error naming the generator arguments `words`)
+/// once they pass [`MAX_GENERATED_BYTES`].
+pub fn generated_at_most(
+    words: &[String],
+    generate: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
+) -> Result<Vec<u8>, Failure> {
+    /// A buffer that refuses to grow past its limit.
+    struct Capped(Vec<u8>);
+    impl Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() + buf.len() > MAX_GENERATED_BYTES {
+                return Err(std::io::Error::other("the generated input is too large"));
+            }
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut capped = Capped(Vec::new());
+    match generate(&mut capped) {
+        Ok(()) => Ok(capped.0),
+        Err(Failure::Output(_)) => Err(Failure::Usage(format!(
+            "--gen-args '{}': the generated input passes {} MiB (stress holds it in memory): \
+             ask the generator for fewer or smaller cases",
+            words.join(" "),
+            MAX_GENERATED_BYTES >> 20
+        ))),
+        Err(other) => Err(other),
+    }
 }
 
 /// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them

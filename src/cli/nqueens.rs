@@ -151,9 +151,7 @@ impl super::stress::Subject for Best {
 
     fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
         let args: BestGenArgs = super::kit::parse_gen_args(words, seed)?;
-        let mut bytes = Vec::new();
-        best_generate(args, &mut bytes)?;
-        Ok(bytes)
+        super::kit::generated_at_most(words, |out| best_generate(args, out))
     }
 
     fn valid(input: &[u8]) -> bool {
