@@ -476,6 +476,15 @@ fn a_program_that_cannot_run_and_bad_options_are_usage_errors() {
             "--",
             "cat",
         ],
+        // A generated input is held in memory: past 256 MiB it is refused, not built.
+        &[
+            "queens",
+            "stress",
+            "--gen-args",
+            "--cases 100000000",
+            "--",
+            "cat",
+        ],
         &["queens", "stress"],
         &["queens", "judge", "--", "cat"],
         &["queens", "judge", "tests/data/solutions", "--", "cat"],
