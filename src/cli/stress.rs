@@ -417,11 +417,12 @@ pub fn stress<S: Subject>(
     };
     let Some(found) = found else {
         let report = match args.run.format {
+            ReportFormat::Text if runs == 0 => "no run made: the time ran out first\n".to_string(),
             ReportFormat::Text => format!(
                 "accepted: {} (seeds {}..{})\n",
                 plural(runs, "run"),
                 args.seed,
-                args.seed.wrapping_add(runs.saturating_sub(1))
+                args.seed.wrapping_add(runs - 1)
             ),
             ReportFormat::Json => format!(
                 "{}\n",

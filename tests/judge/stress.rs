@@ -610,3 +610,10 @@ fn judge_reads_a_test_when_it_judges_it_and_refuses_an_answer_past_the_output_li
     assert_eq!(got.code, 1, "{}", got.stderr);
     assert!(got.stdout_text().contains("a  "), "{}", got.stdout_text());
 }
+
+#[test]
+fn a_time_of_zero_makes_no_run_and_says_so() {
+    let got = stress(&["queens", "stress", "--time", "0"], &["cat"]);
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert_eq!(got.stdout_text(), "no run made: the time ran out first\n");
+}
