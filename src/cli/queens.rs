@@ -110,6 +110,13 @@ pub struct Judging {
 }
 
 #[cfg(unix)]
+impl super::stress::Judges for Judging {
+    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> super::stress::Judged {
+        self.exact.judge(input, expected, actual)
+    }
+}
+
+#[cfg(unix)]
 impl super::stress::Subject for Queens {
     type Case = chess_puzzles::core::Square;
     type Judging = Judging;
@@ -139,10 +146,6 @@ impl super::stress::Subject for Queens {
         let mut out = Vec::new();
         queens::run(input, &mut out, &options).map_err(|e| e.to_string())?;
         Ok(out)
-    }
-
-    fn judge(_: &[u8], expected: &[u8], actual: &[u8], judging: &Judging) -> super::stress::Judged {
-        super::stress::judge_exact(expected, actual, judging.exact.tolerance)
     }
 
     fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {

@@ -262,6 +262,37 @@ pub struct Judging {
 }
 
 #[cfg(unix)]
+impl super::stress::Judges for Judging {
+    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> super::stress::Judged {
+        use super::stress::Judged;
+        let report = match judge::check(input, actual, |_, _| {}) {
+            Ok(report) => report,
+            Err(e) => return Judged::Wrong(e.to_string()),
+        };
+        if let JudgeVerdict::Wrong { case, reason } = &report.verdict {
+            return Judged::Wrong(format!("test {case}: {reason}"));
+        }
+        let Some(r) = self.ratio else {
+            return Judged::Accepted;
+        };
+        let Ok(ours) = judge::check(input, expected, |_, _| {}) else {
+            return Judged::Accepted;
+        };
+        for (i, (theirs, ours)) in report.scores.iter().zip(&ours.scores).enumerate() {
+            // The scores are the costs over n²: their ratio is the costs' ratio.
+            if *theirs > r * ours * (1.0 + 1e-12) {
+                return Judged::Wrong(format!(
+                    "test {}: cost {:.3} times the reference's, above the ratio {r}",
+                    i + 1,
+                    theirs / ours
+                ));
+            }
+        }
+        Judged::Accepted
+    }
+}
+
+#[cfg(unix)]
 fn ratio(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if r.is_finite() && r >= 1.0 => Ok(r),
@@ -307,39 +338,6 @@ impl super::stress::Subject for Showdown {
         let mut out = Vec::new();
         showdown::run(input, &mut out, &options).map_err(|e| e.to_string())?;
         Ok(out)
-    }
-
-    fn judge(
-        input: &[u8],
-        expected: &[u8],
-        actual: &[u8],
-        judging: &Judging,
-    ) -> super::stress::Judged {
-        use super::stress::Judged;
-        let report = match judge::check(input, actual, |_, _| {}) {
-            Ok(report) => report,
-            Err(e) => return Judged::Wrong(e.to_string()),
-        };
-        if let JudgeVerdict::Wrong { case, reason } = &report.verdict {
-            return Judged::Wrong(format!("test {case}: {reason}"));
-        }
-        let Some(r) = judging.ratio else {
-            return Judged::Accepted;
-        };
-        let Ok(ours) = judge::check(input, expected, |_, _| {}) else {
-            return Judged::Accepted;
-        };
-        for (i, (theirs, ours)) in report.scores.iter().zip(&ours.scores).enumerate() {
-            // The scores are the costs over n²: their ratio is the costs' ratio.
-            if *theirs > r * ours * (1.0 + 1e-12) {
-                return Judged::Wrong(format!(
-                    "test {}: cost {:.3} times the reference's, above the ratio {r}",
-                    i + 1,
-                    theirs / ours
-                ));
-            }
-        }
-        Judged::Accepted
     }
 
     fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {

@@ -30,7 +30,7 @@ pub trait Subject {
     /// One test case of an input, parsed.
     type Case: Clone;
     /// The puzzle's own judging options (a tolerance, a layout, a ratio).
-    type Judging: clap::Args + Debug + Sync;
+    type Judging: clap::Args + Debug + Sync + Judges;
     /// The puzzle's command (`queens`, `nqueens best`).
     const NAME: &'static str;
     /// What one test case is called (`case`, `board`, `scenario`, `test`).
@@ -45,9 +45,6 @@ pub trait Subject {
     fn valid(input: &[u8]) -> bool;
     /// Our answer to `input`, in the judge's format.
     fn reference(input: &[u8], judging: &Self::Judging) -> Result<Vec<u8>, String>;
-    /// Judges the program's output `actual` for `input`, `expected` being the right (or the
-    /// reference) answer.
-    fn judge(input: &[u8], expected: &[u8], actual: &[u8], judging: &Self::Judging) -> Judged;
     /// The test cases of `input`.
     fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String>;
     /// An input made of `cases`.
@@ -94,6 +91,13 @@ pub fn judge_exact(expected: &[u8], actual: &[u8], tolerance: Tolerance) -> Judg
     }
 }
 
+/// A puzzle's judging options, which judge a program's output.
+pub trait Judges {
+    /// Judges the program's output `actual` for `input`, `expected` being the right (or the
+    /// reference) answer.
+    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> Judged;
+}
+
 /// The judging options of the puzzles with one right answer.
 #[derive(Debug, clap::Args)]
 pub struct ExactJudging {
@@ -101,6 +105,12 @@ pub struct ExactJudging {
     /// tolerance does not forgive, is a presentation error).
     #[arg(long, value_enum, default_value_t)]
     pub tolerance: Tolerance,
+}
+
+impl Judges for ExactJudging {
+    fn judge(&self, _: &[u8], expected: &[u8], actual: &[u8]) -> Judged {
+        judge_exact(expected, actual, self.tolerance)
+    }
 }
 
 /// Every case `reader` gives.
@@ -264,7 +274,7 @@ fn judge_run<S: Subject>(
     }
     let (verdict, reason) = match outcome.limit_verdict(limits) {
         Some(verdict) => (verdict, limit_reason(verdict, &outcome, limits)),
-        None => match S::judge(input, &expected, &outcome.stdout, judging) {
+        None => match judging.judge(input, &expected, &outcome.stdout) {
             Judged::Accepted => (Verdict::Accepted, String::new()),
             Judged::Wrong(r) => (Verdict::WrongAnswer, r),
             Judged::Presentation(r) => (Verdict::PresentationError, r),

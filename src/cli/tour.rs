@@ -113,15 +113,6 @@ impl super::stress::Subject for Tour {
         Ok(out)
     }
 
-    fn judge(
-        _: &[u8],
-        expected: &[u8],
-        actual: &[u8],
-        judging: &Self::Judging,
-    ) -> super::stress::Judged {
-        super::stress::judge_exact(expected, actual, judging.tolerance)
-    }
-
     fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
         let scanner = chess_puzzles::input::Scanner::new(input);
         super::stress::read_all(tour::Reader::new(scanner).map_err(|e| e.to_string())?)
