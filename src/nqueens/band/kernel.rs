@@ -35,7 +35,7 @@ impl Kernel {
             if super::word::planes_available() {
                 return Kernel::Avx512Planes;
             }
-            if std::is_x86_feature_detected!("avx512f") {
+            if super::word::avx512_available() {
                 return Kernel::Avx512;
             }
             if std::is_x86_feature_detected!("avx2") {
@@ -53,7 +53,7 @@ impl Kernel {
             if std::is_x86_feature_detected!("avx2") {
                 kernels.push(Kernel::Avx2);
             }
-            if std::is_x86_feature_detected!("avx512f") {
+            if super::word::avx512_available() {
                 kernels.push(Kernel::Avx512);
                 if super::word::planes_available() {
                     kernels.push(Kernel::Avx512Planes);
@@ -72,7 +72,7 @@ impl Kernel {
             // the processor has AVX2.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { avx2(w, e) },
-            // SAFETY: as above, for AVX-512F.
+            // SAFETY: as above, for the features of `word::avx512_available`.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512 => unsafe { W::pairs_avx512(w, e) },
             #[cfg(target_arch = "x86_64")]
@@ -83,7 +83,7 @@ impl Kernel {
                     // SAFETY: as above, for the features of `planes_available`.
                     unsafe { W::pairs_planes(small, large) }
                 } else {
-                    // SAFETY: as above, for AVX-512F.
+                    // SAFETY: as above, for the features of `word::avx512_available`.
                     unsafe { W::pairs_avx512(w, e) }
                 }
             }

@@ -364,12 +364,14 @@ impl Band {
         }
     }
 
-    /// Builds the two sides of `config` into `sides`.
+    /// Builds the two sides of `config` into `sides`, their search compiled for BMI where the
+    /// processor has it if `fast`.
     fn build<W: Word>(
         &self,
         config: &Config,
         ranks: &Ranks,
         sides: &mut Sides<W>,
+        fast: bool,
         control: &Control,
     ) -> bool {
         let layout = self.layout(config);
@@ -377,8 +379,8 @@ impl Band {
         let east: Vec<usize> = (self.first + self.width..self.n).collect();
         let (w, e) = (&mut sides.west, &mut sides.east);
         let (west, east) = rayon::join(
-            || w.build(&self.geometry::<W>(&layout, &west), ranks, control),
-            || e.build(&self.geometry::<W>(&layout, &east), ranks, control),
+            || w.build(&self.geometry::<W>(&layout, &west), ranks, fast, control),
+            || e.build(&self.geometry::<W>(&layout, &east), ranks, fast, control),
         );
         west && east
     }
@@ -430,7 +432,7 @@ impl Band {
         assert!(self.side <= W::MAX_SIDE, "a side of {} columns", self.side);
         let mut sides = Sides::new(self.ranks());
         let ranks = sides.ranks.clone();
-        let built = self.build(config, &ranks, &mut sides, &Control::new());
+        let built = self.build(config, &ranks, &mut sides, work.fast, &Control::new());
         debug_assert!(built);
         let tally = self.count_row_sets(config, &sides, 0..self.row_sets(), work);
         debug_assert!(tally.verified());
@@ -504,7 +506,7 @@ pub struct Workspace<W> {
     west: Vec<W>,
     east: Vec<W>,
     kernel: Kernel,
-    /// Whether the sides may be completed with AVX-512.
+    /// Whether the sides may be built with BMI and completed with AVX-512.
     fast: bool,
 }
 
@@ -515,7 +517,8 @@ impl<W: Word> Default for Workspace<W> {
 }
 
 impl<W: Word> Workspace<W> {
-    /// A workspace counting with `kernel`, its sides completed with AVX-512 if `fast`.
+    /// A workspace counting with `kernel`, its sides built with BMI and completed with AVX-512
+    /// if `fast` (and the processor has them).
     pub fn new(kernel: Kernel, fast: bool) -> Workspace<W> {
         Workspace {
             west: Vec::new(),
@@ -747,7 +750,7 @@ impl Plan {
                     .map(|at| at..(at + CHUNK).min(sets.end))
                     .collect();
                 let mut sides = pop(spare_sides).unwrap_or_else(|| Sides::new(ranks.clone()));
-                if !self.band.build(config, ranks, &mut sides, control) {
+                if !self.band.build(config, ranks, &mut sides, true, control) {
                     push(spare_sides, sides);
                     return None;
                 }

@@ -190,7 +190,45 @@ impl<W: Word> Side<W> {
     /// Lists and groups the partial sides of `geometry`, and its completions; false (and the
     /// side unusable) when `control` said stop, which the search asks at each queen of its
     /// first two columns (sides of 10 columns take up to a few seconds to build).
-    pub fn build(&mut self, geometry: &Geometry, ranks: &Ranks, control: &Control) -> bool {
+    ///
+    /// The search is compiled for BMI ([`Side::build_bmi`]) if `fast` and the processor has it.
+    pub fn build(
+        &mut self,
+        geometry: &Geometry,
+        ranks: &Ranks,
+        fast: bool,
+        control: &Control,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if fast && super::word::bmi_available() {
+            // SAFETY: the processor has the features of `build_bmi`, checked just above.
+            return unsafe { self.build_bmi(geometry, ranks, control) };
+        }
+        let _ = fast;
+        self.build_with(geometry, ranks, control, Self::search_plain)
+    }
+
+    /// [`Side::build`] compiled for BMI1, BMI2, LZCNT and POPCNT: bit scans, shifts by a
+    /// register, PEXT and population counts in one instruction each, where the baseline
+    /// x86-64 needs a call or a loop for some.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn build_bmi(&mut self, geometry: &Geometry, ranks: &Ranks, control: &Control) -> bool {
+        self.build_with(geometry, ranks, control, |side, t, at, c| {
+            // SAFETY: `build_bmi` runs only where its features are (its caller checks).
+            unsafe { side.search_bmi(t, at, c) }
+        })
+    }
+
+    /// [`Side::build`], its inner columns searched by `search`.
+    #[inline(always)]
+    fn build_with(
+        &mut self,
+        geometry: &Geometry,
+        ranks: &Ranks,
+        control: &Control,
+        search: impl FnOnce(&mut Self, &Tables<W>, Search<W>, &Control) -> bool,
+    ) -> bool {
         let s = geometry.columns;
         debug_assert!((2..=W::MAX_SIDE).contains(&s) && ranks.ones == s - 2);
         self.columns = s;
@@ -202,7 +240,7 @@ impl<W: Word> Side<W> {
             .fold(0u64, |t, r| t | 1 << r);
         if s == 2 {
             // No inner column: one empty partial side.
-            self.push(0, W::ZERO, W::ZERO);
+            self.push::<false>(0, W::ZERO, W::ZERO);
         } else {
             let tables = Tables::new(geometry);
             let start = Search {
@@ -214,7 +252,7 @@ impl<W: Word> Side<W> {
                 outer: W::ZERO,
                 footprint: W::ZERO,
             };
-            if !self.search(&tables, start, control) || control.should_stop() {
+            if !search(self, &tables, start, control) || control.should_stop() {
                 return false;
             }
         }
@@ -267,16 +305,24 @@ impl<W: Word> Side<W> {
 
     /// Keeps a partial side on the row set `key` with its outer attacks (as searched) and its
     /// footprint.
-    #[inline]
-    fn push(&mut self, key: u32, outer: W, footprint: W) {
+    /// With `PEXT`, the caller is compiled for BMI2 (so that the instruction is inlined).
+    #[inline(always)]
+    fn push<const PEXT: bool>(&mut self, key: u32, outer: W, footprint: W) {
         if W::PACKED {
             // The outer attacks on the rows the partial side leaves free, above its footprint.
             let (o, open) = (
                 outer.to_u64(),
                 ((1u64 << (2 * self.columns)) - 1) & !u64::from(key),
             );
-            let packed = gather_bits(o & 0xFFFF_FFFF, open) << W::OUTER
-                | gather_bits(o >> 32, open) << (W::OUTER + 12);
+            let gather = |value: u64| {
+                #[cfg(target_arch = "x86_64")]
+                if PEXT {
+                    // SAFETY: with `PEXT` the caller runs only where BMI2 is.
+                    return unsafe { std::arch::x86_64::_pext_u64(value, open) };
+                }
+                gather_bits(value, open)
+            };
+            let packed = gather(o & 0xFFFF_FFFF) << W::OUTER | gather(o >> 32) << (W::OUTER + 12);
             self.found.push((key, footprint | W::from_u64(packed)));
         } else {
             self.found.push((key, footprint));
@@ -285,7 +331,32 @@ impl<W: Word> Side<W> {
     }
 
     /// The search of the inner columns from `at`; false when `control` said stop.
-    fn search(&mut self, t: &Tables<W>, at: Search<W>, control: &Control) -> bool {
+    fn search_plain(&mut self, t: &Tables<W>, at: Search<W>, control: &Control) -> bool {
+        self.search_with::<false>(t, at, control, Self::search_plain)
+    }
+
+    /// [`Side::search_plain`] compiled for the features of [`Side::build_bmi`].
+    ///
+    /// # Safety
+    /// The processor has BMI1, BMI2, LZCNT and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn search_bmi(&mut self, t: &Tables<W>, at: Search<W>, control: &Control) -> bool {
+        self.search_with::<true>(t, at, control, |side, t, at, c| {
+            // SAFETY: as for this function.
+            unsafe { side.search_bmi(t, at, c) }
+        })
+    }
+
+    /// The body of the search, going one column further by `deeper`.
+    #[inline(always)]
+    fn search_with<const PEXT: bool>(
+        &mut self,
+        t: &Tables<W>,
+        at: Search<W>,
+        control: &Control,
+        deeper: impl Fn(&mut Self, &Tables<W>, Search<W>, &Control) -> bool,
+    ) -> bool {
         let Search {
             c,
             free,
@@ -309,7 +380,7 @@ impl<W: Word> Side<W> {
                 footprint | t.footprint[c][r],
             );
             if c + 3 == self.columns {
-                self.push(k, o, f);
+                self.push::<PEXT>(k, o, f);
             } else {
                 let next = Search {
                     c: c + 1,
@@ -320,7 +391,7 @@ impl<W: Word> Side<W> {
                     outer: o,
                     footprint: f,
                 };
-                if !self.search(t, next, control) {
+                if !deeper(self, t, next, control) {
                     return false;
                 }
             }
@@ -333,8 +404,8 @@ impl<W: Word> Side<W> {
     pub fn sides_on(&self, ranks: &Ranks, set: u32, fast: bool, out: &mut Vec<W>) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
-        if fast && std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the processor has AVX-512F, checked just above.
+        if fast && super::word::avx512_available() {
+            // SAFETY: the processor has the features of `avx512_available`, checked just above.
             unsafe { self.sides_on_avx512(ranks, set, out) };
             return;
         }
@@ -354,7 +425,7 @@ impl<W: Word> Side<W> {
 
     /// [`Side::sides_on`] with the completions tested sixteen partial sides at a time.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
     unsafe fn sides_on_avx512(&self, ranks: &Ranks, set: u32, out: &mut Vec<W>) {
         // The groups are read one after the other, each a few cache lines that are rarely in
         // the first levels of cache when the partial sides outgrow them: ask for all first.
@@ -368,7 +439,7 @@ impl<W: Word> Side<W> {
             });
         }
         self.groups_on(ranks, set, |o, f, ab, ba| {
-            // SAFETY: this function runs only where AVX-512F is available (its caller checks).
+            // SAFETY: this function runs only where the features of `avx512_available` are (its caller checks).
             unsafe { W::complete_avx512(o, f, ab, ba, out) }
         });
     }

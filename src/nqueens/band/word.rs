@@ -46,7 +46,7 @@ pub trait Word:
     /// that attacks neither queen of a completion `c`, for each of `ab` and `ba`.
     ///
     /// # Safety
-    /// The processor has AVX-512F.
+    /// The processor has the features of [`avx512_available`].
     #[cfg(target_arch = "x86_64")]
     unsafe fn complete_avx512(
         o: &[Self],
@@ -59,7 +59,7 @@ pub trait Word:
     /// The number of pairs of `w` x `e` with no common bit, by mask tests.
     ///
     /// # Safety
-    /// The processor has AVX-512F.
+    /// The processor has the features of [`avx512_available`].
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_avx512(w: &[Self], e: &[Self]) -> u64;
 
@@ -72,10 +72,34 @@ pub trait Word:
     unsafe fn pairs_planes(small: &[Self], large: &[Self]) -> u64;
 }
 
+/// Whether the processor runs the AVX-512 code of the band ([`Word::pairs_avx512`],
+/// [`Word::complete_avx512`]): AVX-512 F, BW, DQ and VL, with BMI1, BMI2, LZCNT and POPCNT,
+/// which every processor with AVX-512 has. The band's AVX-512 functions are compiled for all
+/// of them, not AVX-512F alone, so that the compiler may use 64-bit mask registers, shifts by
+/// a register and one-instruction bit scans (measured in `experiments/nqueens/EXPERIMENTS.md`).
+#[cfg(target_arch = "x86_64")]
+pub fn avx512_available() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl")
+        && bmi_available()
+}
+
+/// Whether the processor has BMI1, BMI2, LZCNT and POPCNT (the search of the partial sides
+/// is compiled for them where it has).
+#[cfg(target_arch = "x86_64")]
+pub fn bmi_available() -> bool {
+    std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
+}
+
 /// Whether the processor runs [`Word::pairs_planes`].
 #[cfg(target_arch = "x86_64")]
 pub fn planes_available() -> bool {
-    std::is_x86_feature_detected!("avx512f")
+    avx512_available()
         && std::is_x86_feature_detected!("avx512vpopcntdq")
         && std::is_x86_feature_detected!("avx512vbmi")
         && std::is_x86_feature_detected!("gfni")
@@ -106,19 +130,19 @@ impl Word for u32 {
         ba: Option<Completion<u32>>,
         out: &mut Vec<u32>,
     ) {
-        // SAFETY: the caller's processor has AVX-512F.
+        // SAFETY: the caller's processor has the features of `avx512_available`.
         unsafe { complete32(o, f, ab, ba, out) }
     }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_avx512(w: &[u32], e: &[u32]) -> u64 {
-        // SAFETY: the caller's processor has AVX-512F.
+        // SAFETY: the caller's processor has the features of `avx512_available`.
         unsafe { pairs32(w, e) }
     }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_planes(small: &[u32], large: &[u32]) -> u64 {
-        // SAFETY: the caller's processor has AVX-512F and VPOPCNTDQ.
+        // SAFETY: the caller's processor has the features of `planes_available`.
         unsafe { planes32(small, large) }
     }
 }
@@ -148,26 +172,26 @@ impl Word for u64 {
         ba: Option<Completion<u64>>,
         out: &mut Vec<u64>,
     ) {
-        // SAFETY: the caller's processor has AVX-512F.
+        // SAFETY: the caller's processor has the features of `avx512_available`.
         unsafe { complete64(o, f, ab, ba, out) }
     }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_avx512(w: &[u64], e: &[u64]) -> u64 {
-        // SAFETY: the caller's processor has AVX-512F.
+        // SAFETY: the caller's processor has the features of `avx512_available`.
         unsafe { pairs64(w, e) }
     }
 
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_planes(small: &[u64], large: &[u64]) -> u64 {
-        // SAFETY: the caller's processor has AVX-512F and VPOPCNTDQ.
+        // SAFETY: the caller's processor has the features of `planes_available`.
         unsafe { planes64(small, large) }
     }
 }
 
 /// [`Word::complete_avx512`] for `u32`: sixteen partial sides at a time.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
 #[inline]
 unsafe fn complete32(
     o: &[u32],
@@ -217,7 +241,7 @@ unsafe fn complete32(
 /// [`Word::complete_avx512`] for packed `u64` words (`o` is empty: the outer attacks are in
 /// `f`): eight partial sides at a time, each read once for both completions.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
 #[inline]
 unsafe fn complete64(
     _o: &[u64],
@@ -311,7 +335,7 @@ unsafe fn pext(value: u64, mask: u64) -> u64 {
 /// against them; per lane a counter of disjoint pairs. A lane counts at most `w.len()`
 /// pairs per block, so `u32` lanes cannot overflow for lists shorter than 2^32.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn pairs32(w: &[u32], e: &[u32]) -> u64 {
     use std::arch::x86_64::*;
     let minus_one = _mm512_set1_epi32(-1);
@@ -369,7 +393,7 @@ unsafe fn pairs32(w: &[u32], e: &[u32]) -> u64 {
 /// [`Word::pairs_avx512`] for `u64`: as [`pairs32`], eight lanes a register, 64-bit
 /// counters.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
 unsafe fn pairs64(w: &[u64], e: &[u64]) -> u64 {
     use std::arch::x86_64::*;
     let minus_one = _mm512_set1_epi64(-1);
@@ -420,7 +444,9 @@ const CHUNK32: usize = 5;
 /// `x`. A footprint of `small` is then disjoint from the AND of six table entries, 512 pairs
 /// counted by six loads, five ANDs and a population count.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt,avx512vpopcntdq"
+)]
 unsafe fn planes32(small: &[u32], large: &[u32]) -> u64 {
     use std::arch::x86_64::*;
     use std::mem::MaybeUninit;
@@ -492,7 +518,9 @@ const CHUNK64: usize = 6;
 /// tables of six bits (64 vectors each), and only as many tables as the highest bit of the
 /// two lists needs.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512vbmi,gfni,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt,avx512vpopcntdq,avx512vbmi,gfni"
+)]
 unsafe fn planes64(small: &[u64], large: &[u64]) -> u64 {
     let used = small.iter().chain(large).fold(0u64, |a, &f| a | f);
     let bits = 64 - used.leading_zeros() as usize;
@@ -509,7 +537,9 @@ unsafe fn planes64(small: &[u64], large: &[u64]) -> u64 {
 
 /// [`planes64`] with footprints of at most `K * CHUNK64` bits.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx512vbmi,gfni,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt,avx512vpopcntdq,avx512vbmi,gfni"
+)]
 unsafe fn planes64_chunks<const K: usize>(small: &[u64], large: &[u64]) -> u64 {
     use std::arch::x86_64::*;
     use std::mem::MaybeUninit;
@@ -559,7 +589,9 @@ unsafe fn planes64_chunks<const K: usize>(small: &[u64], large: &[u64]) -> u64 {
 /// each plane's eight bytes into a 64-bit word. The words of the eight groups are then
 /// transposed into whole planes.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vbmi,gfni")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt,avx512vbmi,gfni"
+)]
 unsafe fn transpose512(
     block: &[u64],
     bytes: usize,
@@ -629,7 +661,7 @@ unsafe fn transpose512(
 /// The transpose of an 8x8 matrix of 64-bit lanes: lane `j` of output `i` is lane `i` of
 /// input `j`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,bmi1,bmi2,lzcnt,popcnt")]
 fn transpose8x8(m: [std::arch::x86_64::__m512i; 8]) -> [std::arch::x86_64::__m512i; 8] {
     use std::arch::x86_64::*;
     // Pairs of rows: lanes (2i, 2i + 1) of t[2p] hold lane 2i of rows 2p and 2p + 1, those
