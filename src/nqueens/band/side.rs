@@ -439,7 +439,8 @@ impl<W: Word> Side<W> {
             });
         }
         self.groups_on(ranks, set, |o, f, ab, ba| {
-            // SAFETY: this function runs only where the features of `avx512_available` are (its caller checks).
+            // SAFETY: this function runs only where the features of `avx512_available` are
+            // (its caller checks).
             unsafe { W::complete_avx512(o, f, ab, ba, out) }
         });
     }
