@@ -27,6 +27,10 @@ checks the records with `chess-puzzles nqueens merge` and writes the total to OU
   -m, --throttle M         run at most M array tasks at a time (sbatch --array=...%M;
                            default: no limit)
   -t, --threads T          threads per shard, and CPUs per array task (default: 1)
+  -g, --gpu                count each shard on a GPU (`--device gpu`): each array task asks
+                           Slurm for one (--gres=gpu:1, or the value of --gres)
+      --gres SPEC          the generic resources each array task asks for with --gpu
+                           (default: gpu:1; e.g. gpu:h100:1)
   -p, --partition NAME     the partition of both jobs (default: the cluster's default)
       --time LIMIT         time limit of each array task and of the merge, in sbatch's
                            format, e.g. 30 or 2:00:00 (default: the partition's)
@@ -65,16 +69,17 @@ positive() {
 }
 
 side='' shards='' bin=chess-puzzles out='' throttle='' threads=1 partition='' time_limit='' mem=''
-per_task='' max_array='' dry_run=false
+per_task='' max_array='' dry_run=false device=cpu gres=gpu:1
 extra=()
 while (($#)); do
     option=$1
     case $option in
     -h | --help) usage; exit 0 ;;
     --dry-run) dry_run=true; shift; continue ;;
+    -g | --gpu) device=gpu; shift; continue ;;
     --) shift; extra=("$@"); break ;;
     -n | --side | -k | --shards | -b | --bin | -o | --out | -m | --throttle | -t | --threads | \
-        -p | --partition | --time | --mem | --shards-per-task | --max-array-size) ;;
+        -p | --partition | --time | --mem | --shards-per-task | --max-array-size | --gres) ;;
     *) fail_usage "expected an option (see --help), found '$option'" ;;
     esac
     (($# >= 2)) || fail_usage "$option: expected a value, found the end of the options"
@@ -90,6 +95,11 @@ while (($#)); do
     -p | --partition) partition=$value ;;
     --time) time_limit=$value ;;
     --mem) mem=$value ;;
+    --gres)
+        [[ $value =~ ^[A-Za-z0-9_:,.-]+$ ]] ||
+            fail_usage "--gres: expected a generic resource like gpu:1 or gpu:h100:1, found '$value'"
+        gres=$value
+        ;;
     --shards-per-task) positive "$option" "$value"; per_task=$((10#$value)) ;;
     --max-array-size) positive "$option" "$value"; max_array=$((10#$value)) ;;
     esac
@@ -185,8 +195,9 @@ if [[ -n $spec ]]; then
     array=(--array="$spec${throttle:+%$throttle}" --job-name="nqueens-$side-shards"
         --cpus-per-task="$threads" --output="$out/logs/shard-%A_%a.out" "${common[@]}")
     [[ -n $mem ]] && array+=(--mem="$mem")
+    [[ $device == gpu ]] && array+=(--gres="$gres")
     array_job=$(submit "${array[@]}" "${extra[@]}" "$here/shard.sbatch" \
-        "$bin" "$side" "$shards" "$record_format" "$per_task" "$threads")
+        "$bin" "$side" "$shards" "$record_format" "$per_task" "$threads" "$device")
 fi
 merge=(--job-name="nqueens-$side-merge" --output="$out/logs/merge-%j.out" "${common[@]}")
 if [[ $array_job != none ]]; then
@@ -198,7 +209,7 @@ if [[ $array_job == none ]]; then
     echo "every shard of N = $side in $shards has its record in $out/records: no array" >&2
 else
     echo "array job $array_job: shards 0-$((shards - 1)) of N = $side as tasks $spec" \
-        "($per_task shard(s) per task${throttle:+, at most $throttle at a time})" >&2
+        "($per_task shard(s) per task${throttle:+, at most $throttle at a time}$([[ $device == gpu ]] && echo ", on a GPU each: --gres=$gres"))" >&2
 fi
 echo "merge job $merge_job: the total goes to $out/total.txt" >&2
 echo "array_job=$array_job"

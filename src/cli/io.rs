@@ -48,6 +48,9 @@ pub enum Failure {
     Output(io::Error),
     /// The arguments make no sense together.
     Usage(String),
+    /// The work failed for a reason outside the input and the arguments (a GPU lost in the
+    /// middle of a count): exit code 1, and no answer written.
+    Failed(String),
 }
 
 impl Failure {
@@ -81,6 +84,10 @@ impl Failure {
             Failure::Input { name, error } => format!("{name}: {error}"),
             Failure::Output(e) => format!("cannot write the output: {e}"),
             Failure::Usage(message) => message,
+            Failure::Failed(message) => {
+                let _ = writeln!(io::stderr(), "error: {message}");
+                return 1;
+            }
         };
         // If standard error is gone too there is nobody left to tell.
         let _ = writeln!(io::stderr(), "error: {message}");

@@ -3,6 +3,7 @@
 
 mod demo;
 mod duration;
+mod gpu;
 mod help;
 mod interrupt;
 mod io;

@@ -13,6 +13,7 @@ use chess_puzzles::nqueens::shard::{self, Spec};
 use chess_puzzles::nqueens::{self, BestOptions, Control, Fix, ListOptions, Problem};
 
 use super::duration::TimeLimit;
+use super::gpu;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::progress;
@@ -231,10 +232,24 @@ struct CountArgs {
     /// Count only shard I of K (0 <= I < K <= 1000000000) of an empty board.
     #[arg(long, value_name = "I/K")]
     shard: Option<Spec>,
+    /// Where to count: on the CPU's cores, or on a GPU (an empty board of side 6 to 27;
+    /// the best adapter found through Vulkan, Metal or Direct3D 12).
+    #[arg(long, value_enum, default_value_t)]
+    device: Device,
     /// How to write the count (`judge`: the plain number, there is no judge for nqueens; with
     /// --shard, json writes the record for `nqueens merge`).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
+}
+
+/// The device that counts.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+enum Device {
+    /// The CPU's cores (--threads).
+    #[default]
+    Cpu,
+    /// A GPU.
+    Gpu,
 }
 
 #[derive(Debug, clap::Args)]
@@ -356,24 +371,42 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             problem.n()
         )));
     }
-    let started = Instant::now();
-    let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        pool = pool.num_threads(usize::from(t));
+    if args.device == Device::Gpu {
+        if !problem.given().is_empty() {
+            return Err(Failure::Usage(
+                "--device gpu counts empty boards; it cannot be combined with --fix".to_string(),
+            ));
+        }
+        gpu::check_side(problem.n())?;
     }
-    let pool = pool
-        .build()
-        .map_err(|e| Failure::Usage(format!("cannot start the counting threads: {e}")))?;
+    let started = Instant::now();
+    // The GPU is opened before anything else starts (its driver may be slow to load).
+    let gpu = match args.device {
+        Device::Gpu => Some(gpu::open()?),
+        Device::Cpu => None,
+    };
+    let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let cpu_before = cpu_seconds();
-    let result = with_progress(&control, || {
-        pool.install(|| match args.shard {
-            Some(spec) => {
-                shard::count(problem.n(), spec, &control).map(|c| (c.tally.count, Some(c)))
+    let result = match &gpu {
+        Some(gpu) => gpu::count(gpu, problem.n(), args.shard, &control)?,
+        None => {
+            let mut pool = rayon::ThreadPoolBuilder::new();
+            if let Some(t) = args.threads {
+                pool = pool.num_threads(usize::from(t));
             }
-            None => nqueens::count(&problem, &control).map(|count| (count, None)),
-        })
-    });
+            let pool = pool
+                .build()
+                .map_err(|e| Failure::Usage(format!("cannot start the counting threads: {e}")))?;
+            with_progress(&control, || {
+                pool.install(|| match args.shard {
+                    Some(spec) => {
+                        shard::count(problem.n(), spec, &control).map(|c| (c.tally.count, Some(c)))
+                    }
+                    None => nqueens::count(&problem, &control).map(|count| (count, None)),
+                })
+            })
+        }
+    };
     let Some((count, counted)) = result else {
         let (done, total) = control.progress();
         let share = if total == 0 {
@@ -405,7 +438,12 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
                     counted.tally.residue
                 )));
             }
-            let record = shard::Record::new(problem.n(), spec, counted, cpu_seconds() - cpu_before);
+            let mut record =
+                shard::Record::new(problem.n(), spec, counted, cpu_seconds() - cpu_before);
+            #[cfg(feature = "gpu")]
+            if let Some(gpu) = &gpu {
+                record = record.on_device(gpu.adapter().to_string());
+            }
             match args.format {
                 OutputFormat::Judge => writeln!(out, "{count}"),
                 OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
@@ -494,7 +532,7 @@ fn cpu_seconds() -> f64 {
 
 /// Runs `work`; if it lasts over a second and standard error is a terminal, shows a progress
 /// bar of `control`'s parts there meanwhile (cleared at the end).
-fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
+pub(super) fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
     if !io::stderr().is_terminal() {
         return work();
     }

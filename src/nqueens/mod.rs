@@ -35,6 +35,8 @@ mod control;
 pub mod count_all;
 mod forward;
 pub mod generator;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod hungarian;
 mod problem;
 pub mod reader;

@@ -171,6 +171,32 @@ pub fn count(n: usize, spec: Spec, control: &Control) -> Option<Counted> {
     }
 }
 
+/// The placements of shard `spec` of an empty board of side `n`, counted on `gpu`, with the
+/// band's sides: the same units as [`count`]'s, so its record merges with the CPU's.
+/// `Ok(None)` when `control` said stop; an error for a side the GPU does not count
+/// ([`gpu::MIN_N`](super::gpu::MIN_N) to [`gpu::MAX_N`](super::gpu::MAX_N)) or a failing
+/// device.
+#[cfg(feature = "gpu")]
+pub fn count_on_gpu(
+    n: usize,
+    spec: Spec,
+    gpu: &super::gpu::Gpu,
+    control: &Control,
+) -> Result<Option<Counted>, super::gpu::GpuError> {
+    let plan = match band::Plan::for_shards(n, spec.shards, control) {
+        Some(plan) => plan,
+        None if band::Band::default_for(n).is_none() => {
+            return Err(super::gpu::GpuError::Unsupported(n));
+        }
+        None => return Ok(None),
+    };
+    let tally = gpu.count(&plan, plan.shard(spec.index, spec.shards), control)?;
+    Ok(tally.map(|tally| Counted {
+        tally,
+        side: plan.band().side() as u64,
+    }))
+}
+
 /// One shard's result, as written by `nqueens count N --shard I/K --format json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -191,6 +217,11 @@ pub struct Record {
     pub residue: u64,
     /// The CPU time the shard took, in seconds.
     pub cpu_seconds: f64,
+    /// The GPU that counted it (its adapter's name and interface, `"NVIDIA H200 (Vulkan)"`);
+    /// absent for a count on the CPU. Shards of one count merge whichever device counted
+    /// them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
     /// The version of the program that counted it.
     pub version: String,
     /// A check over the other fields (but the CPU time): 16 hexadecimal digits.
@@ -210,6 +241,7 @@ impl Record {
             residue: counted.tally.residue,
             // Microseconds are plenty, and keep the record short.
             cpu_seconds: (cpu_seconds * 1e6).round() / 1e6,
+            device: None,
             version: VERSION.to_string(),
             check: String::new(),
         };
@@ -217,9 +249,16 @@ impl Record {
         record
     }
 
+    /// The record, marked as counted on the GPU `device` (its check made again).
+    pub fn on_device(mut self, device: impl Into<String>) -> Record {
+        self.device = Some(device.into());
+        self.check = self.expected_check();
+        self
+    }
+
     /// The check its fields call for: FNV-1a (64 bits) of a canonical line.
     pub fn expected_check(&self) -> String {
-        let line = format!(
+        let mut line = format!(
             "chess-puzzles nqueens shard v2 n={} given={:?} shard={}/{} side={} count={} \
              residue={} version={}",
             self.n,
@@ -231,6 +270,9 @@ impl Record {
             self.residue,
             self.version
         );
+        if let Some(device) = &self.device {
+            line.push_str(&format!(" device={device:?}"));
+        }
         let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });

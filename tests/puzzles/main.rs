@@ -10,6 +10,8 @@ mod inputs;
 
 mod nqueens;
 mod nqueens_best;
+#[cfg(feature = "gpu")]
+mod nqueens_gpu;
 mod queens;
 mod reference;
 mod sultan;

@@ -52,7 +52,7 @@
 pub mod kernel;
 #[cfg(test)]
 mod reference;
-mod side;
+pub(crate) mod side;
 pub mod word;
 
 use std::ops::{ControlFlow, Range};
@@ -62,7 +62,8 @@ use rayon::prelude::*;
 
 use super::control::Control;
 use kernel::Kernel;
-use side::{Geometry, MAX_ROWS, MAX_SIDE, Ranks, Side, Square};
+pub(crate) use side::{Geometry, MAX_ROWS, MAX_SIDE};
+use side::{Ranks, Side, Square};
 use word::Word;
 
 /// The smallest side counted this way.
@@ -364,6 +365,20 @@ impl Band {
         }
     }
 
+    /// The geometries of the two sides of `config` (west, east; columns from the band
+    /// outward), in the layout of `u64` words: what another counter of the same work units
+    /// (the GPU's) starts from.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn side_geometries(&self, config: &Config) -> [Geometry; 2] {
+        let layout = self.layout(config);
+        let west: Vec<usize> = (0..self.first).rev().collect();
+        let east: Vec<usize> = (self.first + self.width..self.n).collect();
+        [
+            self.geometry::<u64>(&layout, &west),
+            self.geometry::<u64>(&layout, &east),
+        ]
+    }
+
     /// Builds the two sides of `config` into `sides`, their search compiled for BMI where the
     /// processor has it if `fast`.
     fn build<W: Word>(
@@ -498,6 +513,12 @@ impl Config {
     pub fn weight(&self) -> u64 {
         u64::from(self.weight)
     }
+
+    /// Whether it is its own mirror image (then only the smaller of a row set and its
+    /// complement is counted, twice).
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
 }
 
 /// The buffers of one thread: the sides of the row set being counted.
@@ -546,13 +567,13 @@ pub struct Tally {
 impl Tally {
     /// Adds `n` placements.
     #[inline]
-    fn add(&mut self, n: u64) {
+    pub(crate) fn add(&mut self, n: u64) {
         self.count += u128::from(n);
         self.residue = modular_sum(self.residue, n % RESIDUE_MODULUS);
     }
 
     /// The tally `factor` times over.
-    fn times(self, factor: u64) -> Tally {
+    pub(crate) fn times(self, factor: u64) -> Tally {
         Tally {
             count: self.count * u128::from(factor),
             residue: (u128::from(self.residue) * u128::from(factor) % u128::from(RESIDUE_MODULUS))
@@ -561,7 +582,7 @@ impl Tally {
     }
 
     /// The sum of two tallies.
-    fn plus(self, other: Tally) -> Tally {
+    pub(crate) fn plus(self, other: Tally) -> Tally {
         Tally {
             count: self.count + other.count,
             residue: modular_sum(self.residue, other.residue),
@@ -653,6 +674,72 @@ impl Plan {
     /// The band the count is split by: its columns and the width of its sides.
     pub fn band(&self) -> &Band {
         &self.band
+    }
+
+    /// The number of row sets of each configuration: units `i * row_sets .. (i + 1) *
+    /// row_sets` are the row sets of configuration `i`.
+    pub fn row_sets(&self) -> u64 {
+        self.row_sets
+    }
+
+    /// Calls `visit` with the number, the configuration and the row sets (numbered within it)
+    /// of every configuration that has units in `range`, in order, until it breaks.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn walk(
+        &self,
+        range: Range<u64>,
+        mut visit: impl FnMut(u64, Config, Range<u64>) -> ControlFlow<()>,
+    ) {
+        let range = range.start.min(self.units())..range.end.min(self.units());
+        if range.is_empty() {
+            return;
+        }
+        let first = range.start / self.row_sets;
+        let last = (range.end - 1) / self.row_sets;
+        self.band.for_each_config(|index, config| {
+            if index < first {
+                return ControlFlow::Continue(());
+            }
+            let base = index * self.row_sets;
+            let sets = range.start.max(base) - base..range.end.min(base + self.row_sets) - base;
+            if visit(index, config, sets).is_break() || index == last {
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// The placements of the units `units` of configuration `config` (numbered `index`),
+    /// each row set counted alone, weighted by symmetry: the sides built once for all of them.
+    /// For units another counter gave back (a GPU list that outgrew its buffer).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn count_units(&self, config: &Config, sets: &[u64]) -> Tally {
+        if self.band.side <= u32::MAX_SIDE {
+            self.count_units_with::<u32>(config, sets)
+        } else {
+            self.count_units_with::<u64>(config, sets)
+        }
+    }
+
+    /// [`Plan::count_units`] with words `W`.
+    #[cfg(feature = "gpu")]
+    fn count_units_with<W: Word>(&self, config: &Config, sets: &[u64]) -> Tally {
+        let mut total = Tally::default();
+        if sets.is_empty() {
+            return total;
+        }
+        let ranks = self.band.ranks();
+        let mut sides = Sides::<W>::new(ranks.clone());
+        let mut work = Workspace::default();
+        self.band
+            .build(config, &ranks, &mut sides, true, &Control::new());
+        for &set in sets {
+            let tally = self
+                .band
+                .count_row_sets(config, &sides, set..set + 1, &mut work);
+            total = total.plus(tally);
+        }
+        total.times(config.weight())
     }
 
     /// The number of work units.

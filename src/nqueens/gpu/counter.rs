@@ -1,0 +1,342 @@
+//! The count of a range of work units, batch after batch, on anything that runs the kernels:
+//! the GPU or their Rust twin. The host lists the
+//! configurations, writes their tables, sizes the batches, weighs the results by symmetry
+//! and counts again on the CPU any unit whose list outgrew the kernels' buffer.
+
+use std::ops::{ControlFlow, Range};
+use std::time::{Duration, Instant};
+
+use super::super::band::{Config, Plan, Tally};
+use super::super::control::Control;
+use super::GpuError;
+use super::layout::{BATCH_WORDS, Shape};
+#[cfg(test)]
+use super::twin;
+
+/// What runs the kernels: the three steps of a batch, each on the state the previous left.
+pub(crate) trait Kernels {
+    /// The shape the kernels were made for.
+    fn shape(&self) -> &Shape;
+
+    /// The most configurations a batch may hold.
+    fn max_configs(&self) -> usize;
+
+    /// The most partial sides a batch may hold.
+    fn max_partials(&self) -> usize;
+
+    /// The most items a dispatch of the pairing kernel may count.
+    fn max_items(&self) -> usize;
+
+    /// Takes the tables of `configs` configurations, counts their partial sides per group
+    /// and scans the counts; returns each segment's total (two per configuration).
+    fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError>;
+
+    /// Writes the partial sides of the first `configs` configurations (`batch`: the batch
+    /// table, `total`: their number).
+    fn write_partials(
+        &mut self,
+        batch: &[u32],
+        configs: usize,
+        total: usize,
+    ) -> Result<(), GpuError>;
+
+    /// Counts the items `items` of the batch: per item, the pairs and a status (1: a list
+    /// outgrew the buffer).
+    fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError>;
+}
+
+/// How long a dispatch of the pairing kernel should take: long enough that the host's
+/// turns cost little, short enough for a time limit or Ctrl-C to stop the count at once.
+const DISPATCH_TIME: Duration = Duration::from_millis(100);
+
+/// Items of the first dispatch of a count.
+const FIRST_DISPATCH: u32 = 1024;
+
+/// What a count did besides counting.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Stats {
+    /// Batches of configurations.
+    pub batches: u64,
+    /// Dispatches of the pairing kernel.
+    pub dispatches: u64,
+    /// Units counted again on the CPU because a list outgrew the kernels' buffer.
+    pub units_on_cpu: u64,
+}
+
+/// Counts the units `range` of `plan` with `kernels`; `Ok(None)` when `control` said stop.
+/// Progress in row sets, as the CPU count reports it.
+pub(crate) fn count(
+    kernels: &mut dyn Kernels,
+    plan: &Plan,
+    range: Range<u64>,
+    control: &Control,
+    stats: &mut Stats,
+) -> Result<Option<Tally>, GpuError> {
+    let range = range.start.min(plan.units())..range.end.min(plan.units());
+    control.add_total(range.end - range.start);
+    let shape = *kernels.shape();
+    let band = plan.band();
+    let mut total = Tally::default();
+    let mut next = range.start;
+    let mut per_dispatch = FIRST_DISPATCH;
+    while next < range.end {
+        if control.should_stop() {
+            return Ok(None);
+        }
+        // The next configurations, as many as a batch holds.
+        let mut batch: Vec<(u64, Config, Range<u64>)> = Vec::new();
+        plan.walk(next..range.end, |index, config, sets| {
+            batch.push((index, config, sets));
+            if batch.len() == kernels.max_configs() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let mut tables = Vec::with_capacity(batch.len() * shape.config_words);
+        for (_, config, _) in &batch {
+            shape.push_tables(band, config, &mut tables);
+        }
+        let totals = kernels.partial_totals(&tables, batch.len())?;
+        // Keep the configurations whose partial sides fit.
+        let mut kept = 0;
+        let mut partials = 0usize;
+        while kept < batch.len() {
+            let more = totals[2 * kept] as usize + totals[2 * kept + 1] as usize;
+            if partials + more > kernels.max_partials() {
+                break;
+            }
+            partials += more;
+            kept += 1;
+        }
+        if kept == 0 {
+            let more = totals[0] as usize + totals[1] as usize;
+            return Err(GpuError::TooLarge {
+                needed: more as u64 * 16,
+                most: kernels.max_partials() as u64 * 16,
+            });
+        }
+        batch.truncate(kept);
+        stats.batches += 1;
+        // The batch table: per configuration its first item, its first row set, where its
+        // sides' partial sides start, its mirror flag; then the number of items.
+        let mut table = vec![0u32; (kept + 1) * BATCH_WORDS];
+        let (mut items, mut base) = (0u64, 0u64);
+        for (c, (_, config, sets)) in batch.iter().enumerate() {
+            let at = c * BATCH_WORDS;
+            let counts = [u64::from(totals[2 * c]), u64::from(totals[2 * c + 1])];
+            table[at] = items as u32;
+            table[at + 1] = sets.start as u32;
+            table[at + 2] = base as u32;
+            table[at + 3] = (base + counts[0]) as u32;
+            table[at + 4] = u32::from(config.mirrored());
+            items += sets.end - sets.start;
+            base += counts[0] + counts[1];
+        }
+        table[kept * BATCH_WORDS] = items as u32;
+        kernels.write_partials(&table, kept, partials)?;
+        // The items, a dispatch at a time; the results summed per configuration.
+        let mut config = 0;
+        let mut tally = Tally::default();
+        let mut on_cpu: Vec<u64> = Vec::new();
+        let mut first = 0u32;
+        let finish = |c: usize, tally: Tally, on_cpu: &mut Vec<u64>| {
+            let (_, config, _) = &batch[c];
+            let mut counted = tally.times(config.weight());
+            if !on_cpu.is_empty() {
+                counted = counted.plus(plan.count_units(config, on_cpu));
+                on_cpu.clear();
+            }
+            counted
+        };
+        while first < items as u32 {
+            if control.should_stop() {
+                return Ok(None);
+            }
+            let last = (first + per_dispatch.min(kernels.max_items() as u32)).min(items as u32);
+            let started = Instant::now();
+            let results = kernels.count_pairs(first..last)?;
+            stats.dispatches += 1;
+            per_dispatch = next_dispatch(per_dispatch, started.elapsed());
+            for (k, [pairs, status]) in (first..last).zip(results) {
+                while config + 1 < kept && table[(config + 1) * BATCH_WORDS] <= k {
+                    total = total.plus(finish(config, tally, &mut on_cpu));
+                    tally = Tally::default();
+                    config += 1;
+                }
+                let (_, c, sets) = &batch[config];
+                if status != 0 {
+                    stats.units_on_cpu += 1;
+                    on_cpu.push(sets.start + u64::from(k - table[config * BATCH_WORDS]));
+                } else {
+                    tally.add(u64::from(pairs) * if c.mirrored() { 2 } else { 1 });
+                }
+            }
+            control.add_done(u64::from(last - first));
+            first = last;
+        }
+        total = total.plus(finish(config, tally, &mut on_cpu));
+        let (index, _, sets) = &batch[kept - 1];
+        next = index * plan.row_sets() + sets.end;
+    }
+    Ok(Some(total))
+}
+
+/// The items of the next dispatch, from those of the last and its time: doubled or halved
+/// towards [`DISPATCH_TIME`].
+fn next_dispatch(items: u32, took: Duration) -> u32 {
+    if took < DISPATCH_TIME / 2 {
+        items.saturating_mul(2).min(1 << 24)
+    } else if took > DISPATCH_TIME * 2 {
+        (items / 2).max(64)
+    } else {
+        items
+    }
+}
+
+/// The kernels' Rust twin as a [`Kernels`]: the state of a batch kept in vectors.
+#[cfg(test)]
+pub(crate) struct Twin {
+    shape: Shape,
+    tables: Vec<u32>,
+    counts: Vec<u32>,
+    starts: Vec<u32>,
+    batch: Vec<u32>,
+    partials: Vec<twin::Partial>,
+    configs: usize,
+    max_configs: usize,
+    max_partials: usize,
+}
+
+#[cfg(test)]
+impl Twin {
+    /// The twin of kernels made for `shape`, holding at most `max_configs` configurations and
+    /// `max_partials` partial sides a batch.
+    pub(crate) fn new(shape: Shape, max_configs: usize, max_partials: usize) -> Twin {
+        Twin {
+            shape,
+            tables: Vec::new(),
+            counts: Vec::new(),
+            starts: Vec::new(),
+            batch: Vec::new(),
+            partials: Vec::new(),
+            configs: 0,
+            max_configs,
+            max_partials,
+        }
+    }
+}
+
+#[cfg(test)]
+impl Kernels for Twin {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn max_configs(&self) -> usize {
+        self.max_configs
+    }
+
+    fn max_partials(&self) -> usize {
+        self.max_partials
+    }
+
+    fn max_items(&self) -> usize {
+        1 << 16
+    }
+
+    fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError> {
+        self.tables = tables.to_vec();
+        self.counts = twin::count_partials(&self.shape, tables, configs);
+        let (starts, totals) = twin::scan(&self.shape, &self.counts, configs);
+        self.starts = starts;
+        Ok(totals)
+    }
+
+    fn write_partials(
+        &mut self,
+        batch: &[u32],
+        configs: usize,
+        total: usize,
+    ) -> Result<(), GpuError> {
+        self.batch = batch.to_vec();
+        self.configs = configs;
+        self.partials = twin::write_partials(
+            &self.shape,
+            &self.tables,
+            batch,
+            &self.starts,
+            configs,
+            total,
+        );
+        Ok(())
+    }
+
+    fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
+        let input = twin::PairInputs {
+            tables: &self.tables,
+            counts: &self.counts,
+            starts: &self.starts,
+            batch: &self.batch,
+            partials: &self.partials,
+            configs: self.configs,
+        };
+        Ok(twin::count_pairs(&self.shape, &input, items))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nqueens::band::Band;
+
+    /// OEIS A000170 from n = 6.
+    const A000170: [u128; 11] = [
+        4, 40, 92, 352, 724, 2680, 14_200, 73_712, 365_596, 2_279_184, 14_772_512,
+    ];
+
+    fn twin_count(
+        plan: &Plan,
+        range: Range<u64>,
+        configs: usize,
+        partials: usize,
+        scratch: usize,
+    ) -> (Tally, Stats) {
+        let shape = Shape::new(plan.band(), scratch);
+        let mut twin = Twin::new(shape, configs, partials);
+        let mut stats = Stats::default();
+        let tally = count(&mut twin, plan, range, &Control::new(), &mut stats)
+            .unwrap()
+            .unwrap();
+        (tally, stats)
+    }
+
+    #[test]
+    fn the_twin_counts_every_default_band_to_13() {
+        for n in 6..=13 {
+            let plan = Plan::new(n, &Control::new()).unwrap();
+            let (tally, _) = twin_count(&plan, 0..plan.units(), 64, 1 << 20, 4096);
+            assert!(tally.verified());
+            assert_eq!(tally.count, A000170[n - 6], "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_twin_counts_every_band_width() {
+        for n in 6..=12 {
+            for k in 0..=n / 2 {
+                let Some(band) = Band::new(n, k) else {
+                    continue;
+                };
+                let plan = Plan::with_band(band, &Control::new()).unwrap();
+                let (tally, _) = twin_count(&plan, 0..plan.units(), 7, 1 << 20, 4096);
+                assert_eq!(
+                    tally.count,
+                    A000170[n - 6],
+                    "n = {n}, band {}",
+                    band.width()
+                );
+            }
+        }
+    }
+}

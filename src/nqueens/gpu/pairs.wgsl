@@ -1,0 +1,255 @@
+// The placements of a batch of work units, one unit (a configuration and a row set R of its
+// free rows) per workgroup at a time: its west sides on R and east sides on the other free
+// rows, made from the partial sides, and the pairs of them whose footprints share no bit.
+//
+// A side's list: for each pair {a, b} of its rows, the partial sides on the others (one
+// group) completed by queens on a and b in the two outer columns, both ways round, when no
+// diagonal clashes; written to this workgroup's part of `scratch`.
+//
+// The pairs: the east list in tiles of 512 footprints, each turned into bit planes and, per
+// chunk of five footprint bits and per word of 32 footprints, a table of 32 masks (the
+// footprints with none of the bits a mask names); each west footprint ANDs one mask per
+// chunk and counts the ones, 32 pairs at a time.
+
+const TILE: u32 = 512u;
+const TILE_WORDS: u32 = 16u;
+const MAX_PAIRS: u32 = 45u;
+
+@group(0) @binding(3) var<storage, read> counts: array<u32>;
+@group(0) @binding(4) var<storage, read> starts: array<u32>;
+@group(0) @binding(5) var<storage, read> batch: array<u32>;
+@group(0) @binding(6) var<storage, read> partials: array<vec4<u32>>;
+@group(0) @binding(7) var<storage, read_write> scratch: array<vec2<u32>>;
+@group(0) @binding(8) var<storage, read_write> results: array<vec2<u32>>;
+
+// The item being counted: configuration, west rows, east rows, whether it is counted.
+var<workgroup> item: vec4<u32>;
+// Per pair of rows of the side being listed: where its group starts, its size, the rows.
+var<workgroup> pair_start: array<u32, 45>;
+var<workgroup> pair_size: array<u32, 45>;
+var<workgroup> pair_rows: array<u32, 45>;
+var<workgroup> pair_prefix: array<u32, 46>;
+var<workgroup> list_len: atomic<u32>;
+var<workgroup> list_total: u32;
+var<workgroup> pairs_found: atomic<u32>;
+var<workgroup> tile: array<vec2<u32>, 512>;
+var<workgroup> planes: array<u32, 640>;
+var<workgroup> masks: array<u32, 4096>;
+
+// Bits 5c .. 5c + 5 of a footprint.
+fn chunk(f: vec2<u32>, c: u32) -> u32 {
+    let low = 5u * c;
+    var bits: u32;
+    if (low + 5u <= 32u) {
+        bits = f.x >> low;
+    } else if (low >= 32u) {
+        bits = f.y >> (low - 32u);
+    } else {
+        bits = (f.x >> low) | (f.y << (32u - low));
+    }
+    return bits & 31u;
+}
+
+// Appends partial side p completed by queens on free rows a (last but one column) and b
+// (last column), if they fit.
+fn complete(p: vec4<u32>, a: u32, b: u32, sb: u32, list: u32) {
+    let at = sb + completion_at(a, b);
+    let hi = tables[at + 1u];
+    if ((hi & VALID) != 0u && ((p.z >> a) & 1u) == 0u && ((p.w >> b) & 1u) == 0u) {
+        let i = atomicAdd(&list_len, 1u);
+        if (i < SCRATCH) {
+            scratch[list + i] = vec2<u32>(p.x | tables[at], p.y | (hi & ~VALID));
+        }
+    }
+}
+
+// Lists the sides of side `side` of configuration `c` on the free rows `rows` at `list` of
+// scratch; returns their number (over SCRATCH: the list was cut short).
+fn side_list(c: u32, side: u32, rows: u32, list: u32, lid: u32) -> u32 {
+    let sb = side_base(c, side);
+    let seg = 2u * c + side;
+    let pairs = SIDE * (SIDE - 1u) / 2u;
+    if (lid < pairs) {
+        // The lid-th pair (i < j) of the set's members, in order.
+        var i = 0u;
+        var rest = lid;
+        while (rest >= SIDE - 1u - i) {
+            rest -= SIDE - 1u - i;
+            i += 1u;
+        }
+        let j = i + 1u + rest;
+        var m = rows;
+        var a = 0u;
+        var b = 0u;
+        for (var t = 0u; t <= j; t += 1u) {
+            let low = countTrailingZeros(m);
+            if (t == i) {
+                a = low;
+            }
+            if (t == j) {
+                b = low;
+            }
+            m &= m - 1u;
+        }
+        let index = seg * GROUPS + rank(rows & ~(1u << a) & ~(1u << b));
+        pair_start[lid] = batch[c * BATCH_WORDS + 2u + side] + starts[index];
+        pair_size[lid] = counts[index];
+        pair_rows[lid] = a | (b << 8u);
+    }
+    workgroupBarrier();
+    if (lid == 0u) {
+        var run = 0u;
+        for (var t = 0u; t < pairs; t += 1u) {
+            pair_prefix[t] = run;
+            run += pair_size[t];
+        }
+        pair_prefix[pairs] = run;
+        list_total = run;
+        atomicStore(&list_len, 0u);
+    }
+    let tests = workgroupUniformLoad(&list_total);
+    for (var t = lid; t < tests; t += 256u) {
+        // The pair whose group holds test t: the last with pair_prefix <= t.
+        var lo = 0u;
+        var hi = pairs;
+        while (hi - lo > 1u) {
+            let mid = (lo + hi) / 2u;
+            if (pair_prefix[mid] <= t) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let p = partials[pair_start[lo] + t - pair_prefix[lo]];
+        let a = pair_rows[lo] & 255u;
+        let b = pair_rows[lo] >> 8u;
+        complete(p, a, b, sb, list);
+        complete(p, b, a, sb, list);
+    }
+    workgroupBarrier();
+    if (lid == 0u) {
+        list_total = atomicLoad(&list_len);
+    }
+    return workgroupUniformLoad(&list_total);
+}
+
+// Adds to `pairs_found` the pairs of the w lists and e lists with disjoint footprints.
+fn pair(w: u32, wn: u32, e: u32, en: u32, lid: u32) {
+    var count = 0u;
+    for (var t0 = 0u; t0 < en; t0 += TILE) {
+        let tn = min(TILE, en - t0);
+        let words = (tn + 31u) / 32u;
+        for (var i = lid; i < words * 32u; i += 256u) {
+            if (i < tn) {
+                tile[i] = scratch[e + t0 + i];
+            } else {
+                tile[i] = vec2<u32>(0u, 0u);
+            }
+        }
+        workgroupBarrier();
+        for (var q = lid; q < FBITS * words; q += 256u) {
+            let bit = q / words;
+            let j = q % words;
+            var word = 0u;
+            for (var i = 0u; i < 32u; i += 1u) {
+                let f = tile[j * 32u + i];
+                var v: u32;
+                if (bit < 32u) {
+                    v = f.x >> bit;
+                } else {
+                    v = f.y >> (bit - 32u);
+                }
+                word |= (v & 1u) << i;
+            }
+            planes[bit * TILE_WORDS + j] = word;
+        }
+        workgroupBarrier();
+        for (var q = lid; q < CHUNKS * words; q += 256u) {
+            let c = q / words;
+            let j = q % words;
+            let rest = tn - 32u * j;
+            let at = (c * TILE_WORDS + j) * 32u;
+            var valid = 0xffffffffu;
+            if (rest < 32u) {
+                valid = (1u << rest) - 1u;
+            }
+            masks[at] = valid;
+            for (var m = 1u; m < 32u; m += 1u) {
+                let b = 5u * c + countTrailingZeros(m);
+                var plane = 0u;
+                if (b < FBITS) {
+                    plane = planes[b * TILE_WORDS + j];
+                }
+                masks[at + m] = masks[at + (m & (m - 1u))] & ~plane;
+            }
+        }
+        workgroupBarrier();
+        for (var i = lid; i < wn; i += 256u) {
+            let f = scratch[w + i];
+            var m: array<u32, 8>;
+            for (var c = 0u; c < CHUNKS; c += 1u) {
+                m[c] = chunk(f, c);
+            }
+            for (var j = 0u; j < words; j += 1u) {
+                var acc = masks[j * 32u + m[0]];
+                for (var c = 1u; c < CHUNKS; c += 1u) {
+                    acc &= masks[(c * TILE_WORDS + j) * 32u + m[c]];
+                }
+                count += countOneBits(acc);
+            }
+        }
+        workgroupBarrier();
+    }
+    atomicAdd(&pairs_found, count);
+}
+
+// Where item k's configuration is in the batch, its row sets, and whether it is counted (a
+// configuration that is its own mirror image counts the smaller of a rows and its
+// complement only).
+fn locate(k: u32) -> vec4<u32> {
+    var lo = 0u;
+    var hi = params.configs;
+    while (hi - lo > 1u) {
+        let mid = (lo + hi) / 2u;
+        if (batch[mid * BATCH_WORDS] <= k) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let at = lo * BATCH_WORDS;
+    let west = unrank(batch[at + 1u] + (k - batch[at]), SIDE);
+    let east = ((1u << free_rows()) - 1u) ^ west;
+    let counted = batch[at + 4u] == 0u || west < east;
+    return vec4<u32>(lo, west, east, select(0u, 1u, counted));
+}
+
+// Workgroups take the items of the dispatch in turn; each has two lists of scratch.
+@compute @workgroup_size(256)
+fn count_pairs(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let w = 2u * wg.x * SCRATCH;
+    let e = w + SCRATCH;
+    let end = params.item_first + params.item_count;
+    for (var k = params.item_first + wg.x; k < end; k += grid.x) {
+        if (lid == 0u) {
+            item = locate(k);
+            atomicStore(&pairs_found, 0u);
+        }
+        let it = workgroupUniformLoad(&item);
+        var status = 0u;
+        if (it.w != 0u) {
+            let wn = side_list(it.x, 0u, it.y, w, lid);
+            let en = side_list(it.x, 1u, it.z, e, lid);
+            if (wn > SCRATCH || en > SCRATCH) {
+                status = 1u;
+            } else if (wn > 0u && en > 0u) {
+                pair(w, wn, e, en, lid);
+            }
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            results[k - params.item_first] = vec2<u32>(atomicLoad(&pairs_found), status);
+        }
+        workgroupBarrier();
+    }
+}

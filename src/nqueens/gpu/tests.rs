@@ -1,0 +1,266 @@
+//! The kernels on a device against their twin, word for word, and the counts against the
+//! CPU's and OEIS A000170. On CI the device is Mesa's software Vulkan device (lavapipe),
+//! which `.ci/run` installs; elsewhere, without a device, these tests say so and pass.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::counter::{self, Kernels, Stats, Twin};
+use super::layout::{BATCH_WORDS, Shape};
+use super::twin;
+use super::*;
+use crate::nqueens::band::{Band, Config};
+
+/// OEIS A000170 from n = 6.
+const A000170: [u128; 11] = [
+    4, 40, 92, 352, 724, 2680, 14_200, 73_712, 365_596, 2_279_184, 14_772_512,
+];
+
+/// The device, or `None` (after saying why) where there is none and this is not CI.
+fn gpu() -> Option<Gpu> {
+    match Gpu::open() {
+        Ok(gpu) => Some(gpu),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CI has no GPU device for the kernels' tests: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+#[test]
+fn counts_every_default_band_from_6_to_13() {
+    let Some(gpu) = gpu() else { return };
+    for n in MIN_N..=13 {
+        let plan = Plan::new(n, &Control::new()).unwrap();
+        let tally = gpu
+            .count(&plan, 0..plan.units(), &Control::new())
+            .unwrap()
+            .unwrap();
+        assert!(tally.verified());
+        assert_eq!(
+            tally.count,
+            A000170[n - MIN_N],
+            "n = {n} on {}",
+            gpu.adapter()
+        );
+    }
+}
+
+#[test]
+fn counts_every_band_width_to_12() {
+    let Some(gpu) = gpu() else { return };
+    for n in MIN_N..=12 {
+        for k in 0..=n / 2 {
+            let Some(band) = Band::new(n, k) else {
+                continue;
+            };
+            let plan = Plan::with_band(band, &Control::new()).unwrap();
+            let tally = gpu
+                .count(&plan, 0..plan.units(), &Control::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                tally.count,
+                A000170[n - MIN_N],
+                "n = {n}, band {}",
+                band.width()
+            );
+        }
+    }
+}
+
+#[test]
+fn random_ranges_of_larger_boards_match_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(39);
+    // The default bands to 18; beyond, the narrower bands of shards (the software device's
+    // buffers hold 128 MB, less than a configuration's partial sides of 9 columns at 19).
+    for (n, shards) in [
+        (14, 1),
+        (15, 1),
+        (16, 1),
+        (17, 1),
+        (18, 1),
+        (19, 1000),
+        (20, 2000),
+        (21, 20_000),
+    ] {
+        let plan = Plan::for_shards(n, shards, &Control::new()).unwrap();
+        for _ in 0..2 {
+            // A few hundred units somewhere, crossing configurations where they are few.
+            let len = rng.random_range(1..=400u64.min(plan.units()));
+            let start = rng.random_range(0..=plan.units() - len);
+            let range = start..start + len;
+            let cpu = plan.count(range.clone(), &Control::new()).unwrap();
+            let on_gpu = gpu
+                .count(&plan, range.clone(), &Control::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(on_gpu, cpu, "n = {n}, units {range:?}");
+        }
+    }
+}
+
+#[test]
+fn a_list_too_long_for_the_buffer_is_counted_on_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let plan = Plan::new(13, &Control::new()).unwrap();
+    let mut kernels = gpu.kernels_with_scratch(plan.band(), 20).unwrap();
+    let mut stats = Stats::default();
+    let tally = counter::count(
+        &mut kernels,
+        &plan,
+        0..plan.units(),
+        &Control::new(),
+        &mut stats,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(tally.count, A000170[13 - MIN_N]);
+    assert!(stats.units_on_cpu > 0, "{stats:?}");
+}
+
+/// Up to `count` configurations of `plan`'s band, with their numbers of row sets, whose
+/// partial sides fit 64 MB each (the software device's buffers hold 128 MB; at n = 23 the
+/// first configurations of sides of 9 take 37 to 58 MB).
+fn configs(plan: &Plan, count: usize) -> Vec<(Config, u64)> {
+    let shape = Shape::new(plan.band(), 16_384);
+    let mut out = Vec::new();
+    plan.walk(0..plan.units(), |_, config, sets| {
+        let mut tables = Vec::new();
+        shape.push_tables(plan.band(), &config, &mut tables);
+        let partials: u32 = twin::count_partials(&shape, &tables, 1).iter().sum();
+        if partials as usize * 16 <= 64 << 20 {
+            out.push((config, sets.end - sets.start));
+        }
+        if out.len() == count {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    out
+}
+
+#[test]
+fn each_kernel_matches_its_twin_word_for_word() {
+    let Some(gpu) = gpu() else { return };
+    for (n, side, count) in [
+        (8, 3, 3),
+        (11, 4, 3),
+        (13, 6, 3),
+        (16, 7, 3),
+        (18, 8, 2),
+        (23, 9, 1),
+    ] {
+        let band = Band::with_side(n, side).unwrap();
+        let plan = Plan::with_band(band, &Control::new()).unwrap();
+        let mut kernels = gpu.kernels(&band).unwrap();
+        let shape = *kernels.shape();
+        let batch = configs(&plan, count);
+        let mut tables = Vec::new();
+        for (config, _) in &batch {
+            shape.push_tables(&band, config, &mut tables);
+        }
+        let k = batch.len();
+        let totals = kernels.partial_totals(&tables, k).unwrap();
+        let counts = twin::count_partials(&shape, &tables, k);
+        let (starts, twin_totals) = twin::scan(&shape, &counts, k);
+        assert_eq!(totals, twin_totals, "totals, n = {n}");
+        assert_eq!(
+            kernels.read_for_tests("counts", counts.len()),
+            counts,
+            "n = {n}"
+        );
+        assert_eq!(
+            kernels.read_for_tests("starts", starts.len()),
+            starts,
+            "n = {n}"
+        );
+        // The batch table, and every partial side written.
+        let mut table = vec![0u32; (k + 1) * BATCH_WORDS];
+        let (mut items, mut base) = (0u32, 0u32);
+        for (c, (config, sets)) in batch.iter().enumerate() {
+            let at = c * BATCH_WORDS;
+            table[at..at + 5].copy_from_slice(&[
+                items,
+                0,
+                base,
+                base + totals[2 * c],
+                u32::from(config.mirrored()),
+            ]);
+            items += *sets as u32;
+            base += totals[2 * c] + totals[2 * c + 1];
+        }
+        table[k * BATCH_WORDS] = items;
+        kernels.write_partials(&table, k, base as usize).unwrap();
+        let partials = twin::write_partials(&shape, &tables, &table, &starts, k, base as usize);
+        let on_gpu = kernels.read_for_tests("partials", 4 * base as usize);
+        let mut on_gpu: Vec<[u32; 4]> = on_gpu
+            .chunks_exact(4)
+            .map(|w| [w[0], w[1], w[2], w[3]])
+            .collect();
+        let mut expected = partials.clone();
+        // Within a group the threads race: compare each group sorted.
+        for seg in 0..2 * k {
+            for g in 0..shape.groups {
+                let i = seg * shape.groups + g;
+                let start = (table[(seg / 2) * BATCH_WORDS + 2 + seg % 2] + starts[i]) as usize;
+                let range = start..start + counts[i] as usize;
+                on_gpu[range.clone()].sort_unstable();
+                expected[range].sort_unstable();
+            }
+        }
+        assert_eq!(on_gpu, expected, "partial sides, n = {n}");
+        // The pairs of every item.
+        let input = twin::PairInputs {
+            tables: &tables,
+            counts: &counts,
+            starts: &starts,
+            batch: &table,
+            partials: &partials,
+            configs: k,
+        };
+        // Every item of the small bands, the first few thousand of the larger.
+        let mut at = 0;
+        while at < items.min(4000) {
+            let end = (at + 777).min(items);
+            let got = kernels.count_pairs(at..end).unwrap();
+            assert_eq!(
+                got,
+                twin::count_pairs(&shape, &input, at..end),
+                "pairs, n = {n}, items {at}..{end}"
+            );
+            at = end;
+        }
+    }
+}
+
+#[test]
+fn the_twin_matches_the_cpu_on_random_ranges() {
+    let mut rng = ChaCha8Rng::seed_from_u64(139);
+    for n in [14, 16, 18, 19, 21] {
+        let plan = Plan::new(n, &Control::new()).unwrap();
+        let len = rng.random_range(1..=100u64);
+        let start = rng.random_range(0..=plan.units() - len);
+        let shape = Shape::new(plan.band(), 16_384);
+        let mut twin = Twin::new(shape, 16, usize::MAX);
+        let got = counter::count(
+            &mut twin,
+            &plan,
+            start..start + len,
+            &Control::new(),
+            &mut Stats::default(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            got,
+            plan.count(start..start + len, &Control::new()).unwrap(),
+            "n = {n}"
+        );
+    }
+}

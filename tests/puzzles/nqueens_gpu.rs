@@ -1,0 +1,227 @@
+//! `chess-puzzles nqueens count --device gpu` through the real binary: counts against OEIS
+//! A000170, shards counted on the GPU merged with shards counted on the CPU, the time limit,
+//! and every refusal (a board the GPU does not count, given queens, no device). On CI the
+//! device is Mesa's software Vulkan device, which `.ci/run` installs; elsewhere, without a
+//! device, the tests that need one say so and pass.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::{Run, command, run};
+
+/// Whether the binary finds a GPU; under CI=true it must.
+fn has_gpu() -> bool {
+    let out = run(&["nqueens", "count", "6", "--device", "gpu"], b"");
+    if out.code == 0 {
+        return true;
+    }
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("no usable GPU"), "{}", out.stderr);
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI has no GPU device: {}",
+        out.stderr
+    );
+    eprintln!("skipped: {}", out.stderr.trim());
+    false
+}
+
+fn stdout(out: &Run) -> String {
+    assert!(out.code == 0, "exit {:?}: {}", out.code, out.stderr);
+    assert!(!out.stderr.contains("XDG_RUNTIME_DIR"), "{}", out.stderr);
+    out.stdout_text()
+}
+
+#[test]
+fn counts_match_oeis_a000170() {
+    if !has_gpu() {
+        return;
+    }
+    for (n, expected) in [(6, 4), (8, 92), (10, 724), (12, 14_200), (13, 73_712)] {
+        let out = run(
+            &["nqueens", "count", &n.to_string(), "--device", "gpu"],
+            b"",
+        );
+        assert_eq!(stdout(&out), format!("{expected}\n"), "n = {n}");
+    }
+    let json = stdout(&run(
+        &[
+            "nqueens", "count", "11", "--device", "gpu", "--format", "json",
+        ],
+        b"",
+    ));
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["count"], 2680);
+}
+
+/// The records of shards `shards` of `n`'s count in `k` parts, counted on `device`.
+fn records(n: usize, k: u64, shards: std::ops::Range<u64>, device: &str) -> String {
+    shards
+        .map(|i| {
+            stdout(&run(
+                &[
+                    "nqueens",
+                    "count",
+                    &n.to_string(),
+                    "--shard",
+                    &format!("{i}/{k}"),
+                    "--format",
+                    "json",
+                    "--device",
+                    device,
+                ],
+                b"",
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn gpu_shards_merge_with_cpu_shards() {
+    if !has_gpu() {
+        return;
+    }
+    for (n, k, expected) in [(12, 6, 14_200u64), (14, 10, 365_596)] {
+        let gpu = records(n, k, 0..k / 2, "gpu");
+        let cpu = records(n, k, k / 2..k, "cpu");
+        for line in gpu.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(record["device"].is_string(), "{line}");
+        }
+        for line in cpu.lines() {
+            assert!(!line.contains("\"device\""), "{line}");
+        }
+        let merged = stdout(&run(
+            &["nqueens", "merge"],
+            format!("{gpu}{cpu}").as_bytes(),
+        ));
+        assert_eq!(merged, format!("{expected}\n"), "n = {n}");
+        // Each GPU shard is the CPU's, count for count.
+        let all_cpu = records(n, k, 0..k / 2, "cpu");
+        for (g, c) in gpu.lines().zip(all_cpu.lines()) {
+            let (g, c): (serde_json::Value, serde_json::Value) = (
+                serde_json::from_str(g).unwrap(),
+                serde_json::from_str(c).unwrap(),
+            );
+            assert_eq!(
+                (&g["count"], &g["residue"], &g["side"]),
+                (&c["count"], &c["residue"], &c["side"])
+            );
+        }
+    }
+    // A shard of a larger board, its band narrowed for many shards (the software device's
+    // buffers are too small for the default band's partial sides at 19).
+    let gpu = records(19, 1000, 537..538, "gpu");
+    let cpu = records(19, 1000, 537..538, "cpu");
+    let (g, c): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&gpu).unwrap(),
+        serde_json::from_str(&cpu).unwrap(),
+    );
+    assert_eq!(g["count"], c["count"]);
+    assert!(c["count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_record_altered_after_the_gpu_wrote_it_is_rejected() {
+    if !has_gpu() {
+        return;
+    }
+    let gpu = records(10, 2, 0..1, "gpu");
+    let cpu = records(10, 2, 1..2, "cpu");
+    let altered = gpu.replacen("\"device\":\"", "\"device\":\"x", 1);
+    let out = run(&["nqueens", "merge"], format!("{altered}{cpu}").as_bytes());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("corrupted record"), "{}", out.stderr);
+}
+
+#[test]
+fn a_time_limit_and_ctrl_c_stop_a_gpu_count() {
+    if !has_gpu() {
+        return;
+    }
+    let out = run(
+        &[
+            "nqueens",
+            "count",
+            "17",
+            "--device",
+            "gpu",
+            "--time-limit",
+            "0.5",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    assert!(out.stderr.contains("time limit reached"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    let child = command()
+        .args(["nqueens", "count", "17", "--device", "gpu"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Instant::now();
+    // SAFETY: kill sends a signal to the child we started; no memory is involved.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert!(err.contains("interrupted: nqueens count"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// Runs `args` (with `env`), expects exit code 2 and a message naming `what`.
+fn refused(args: &[&str], env: &[(&str, &str)], what: &str) {
+    let mut cmd = command();
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(what), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn what_the_gpu_does_not_count_is_refused() {
+    for n in ["5", "28", "64"] {
+        refused(
+            &["nqueens", "count", n, "--device", "gpu"],
+            &[],
+            &format!("--device gpu counts empty boards of side 6 to 27, found {n}"),
+        );
+    }
+    refused(
+        &["nqueens", "count", "8", "--fix", "1,1", "--device", "gpu"],
+        &[],
+        "cannot be combined with --fix",
+    );
+    refused(
+        &["nqueens", "count", "8", "--device", "tpu"],
+        &[],
+        "invalid value 'tpu'",
+    );
+}
+
+#[test]
+fn no_driver_is_named() {
+    // A Vulkan loader told to look for drivers where there are none finds no adapter.
+    refused(
+        &["nqueens", "count", "8", "--device", "gpu"],
+        &[
+            ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
+            ("VK_ICD_FILENAMES", "/nonexistent/icd.json"),
+        ],
+        "no usable GPU: no adapter",
+    );
+}
