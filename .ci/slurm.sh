@@ -8,7 +8,10 @@
 #   3. makes that shard fail under Slurm (its record path is a folder): the merge job is cancelled
 #      and no total written; the same submit command again recounts only that shard and merges;
 #   4. counts N = 12 in 70 shards on a cluster whose MaxArraySize is 32: 24 tasks of 3 shards;
-#   5. only when FRONTIER="N K" is set (not in CI): a frontier count, N in K shards on every CPU
+#   5. counts N = 13 in 6 shards with --gpu: each array task asks the node's one GPU resource
+#      (--gres=gpu:1) and counts on the GPU (Mesa's software Vulkan device, which .ci/run
+#      installs, where the machine has no GPU): 73,712, every record naming its device;
+#   6. only when FRONTIER="N K" is set (not in CI): a frontier count, N in K shards on every CPU
 #      of the node (N = 17..27), checked against OEIS A000170, with its wall time, CPU time and
 #      shard balance: `FRONTIER="21 1000" bash .ci/slurm.sh` (about an hour on 2 cores).
 # Every wait is bounded; the daemons are stopped by PID on every exit, and their logs printed when
@@ -127,11 +130,16 @@ SelectTypeParameters=CR_CPU
 ReturnToService=2
 MinJobAge=600
 MaxArraySize=32
-NodeName=localhost NodeAddr=127.0.0.1 $hardware State=UNKNOWN
+GresTypes=gpu
+NodeName=localhost NodeAddr=127.0.0.1 $hardware Gres=gpu:1 State=UNKNOWN
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 : >"$tmp/plugstack.conf"
+# One GPU resource on the node, its device file /dev/null (Slurm 22.05 counts no GPU without
+# one; without cgroups nothing is hidden): a job asking for it counts on whatever GPU the
+# machine has, or on the software device.
+echo "NodeName=localhost Name=gpu File=/dev/null" >"$tmp/gres.conf"
 export SLURM_CONF=$tmp/slurm.conf
 
 ctld_up() { scontrol ping >/dev/null 2>&1; }
@@ -243,6 +251,7 @@ bad -n 16 -k 16 -b "$bin" --bogus
 bad -n 16 -k 16 -b /bin/true
 bad -n 16 -k 16 -b "$bin" -o "$tmp/100%"
 bad -n 16 -k 100 -b "$bin" --shards-per-task 2 # 50 tasks, MaxArraySize is 32
+bad -n 16 -k 16 -b "$bin" --gpu --gres 'gpu 1'
 "$submit" -n 16 -k 16 -b "$bin" -o "$tmp/runs/dry" -m 2 --dry-run >"$tmp/ids" 2>"$tmp/dry.err" ||
     die "submit.sh --dry-run failed: $(cat "$tmp/dry.err")"
 if ! grep -q -- '--array=0-15%2 ' "$tmp/dry.err" || ! grep -q -- '--dependency=afterok:' "$tmp/dry.err"; then
@@ -322,7 +331,22 @@ records=("$run"/records/nqueens-12-of-70-shard-*.json)
 [[ $(cat "$run/total.txt") == 14200 ]] || die "total.txt says '$(cat "$run/total.txt")', not 14200"
 say "4. N = 12 in 70 shards as 24 tasks of 3 (MaxArraySize 32): 14200 in $((SECONDS - started)) s"
 
-# --- 5. On demand: a frontier count. ---
+# --- 5. Shards on a GPU. ---
+run=$tmp/runs/gpu
+started=$SECONDS
+submit_count "$tmp/ids" -n 13 -k 6 -b "$bin" -o "$run" --gpu --time 5
+merge_job=$(field merge_job "$tmp/ids")
+[[ $(wait_job 600 "$merge_job") == COMPLETED ]] || die "the merge job $merge_job of the GPU shards did not complete"
+[[ $(cat "$run/total.txt") == 73712 ]] || die "the GPU shards' total is '$(cat "$run/total.txt")', not 73712"
+for f in "$run"/records/*.json; do
+    grep -q '"device":"' "$f" || die "$f was not counted on a GPU: $(cat "$f")"
+done
+# (Read whole before grep: with pipefail, grep -q stopping early would fail the pipeline.)
+job=$(scontrol show job -o "$(field array_job "$tmp/ids")" 2>/dev/null)
+[[ $job == *TresPerNode=gres:gpu:1* ]] || die "the array job did not ask for a GPU: $job"
+say "5. N = 13 in 6 shards, one GPU each (--gres=gpu:1): 73712 in $((SECONDS - started)) s, on $(sed -n 's/.*"device":"\([^"]*\)".*/\1/p' "$run/records/nqueens-13-of-6-shard-0.json")"
+
+# --- 6. On demand: a frontier count. ---
 if [[ -n ${FRONTIER:-} ]]; then
     read -r fn fk <<<"$FRONTIER"
     # OEIS A000170.
@@ -346,7 +370,7 @@ cpu = [json.loads(line)["cpu_seconds"] for line in sys.stdin if line.strip()]
 print("CPU %.1f s in all, shards %d, mean %.2f s, largest %.2f s (%.2fx the mean)"
       % (sum(cpu), len(cpu), sum(cpu) / len(cpu), max(cpu), max(cpu) / (sum(cpu) / len(cpu))))')
     side=$(head -c 400 "$(ls "$run"/records/*.json | head -n 1)" | sed -n 's/.*"side":\([0-9]*\).*/\1/p')
-    say "5. frontier: N = $fn in $fk shards (band sides of $side columns) on $cpus CPUs: $total (OEIS A000170) in $wall s of wall time; $balance"
+    say "6. frontier: N = $fn in $fk shards (band sides of $side columns) on $cpus CPUs: $total (OEIS A000170) in $wall s of wall time; $balance"
 fi
 
-echo "slurm: 5 passed, 0 failed"
+echo "slurm: 6 passed, 0 failed"
