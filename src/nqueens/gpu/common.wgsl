@@ -26,6 +26,10 @@ const MIRRORED: u32 = 64u;
 const FREE_MASK: u32 = 65u;
 // Words of a configuration's entry in the batch table.
 const BATCH_WORDS: u32 = 8u;
+// Where a partial side's attacks on the last but one and on the last column start in its
+// second word (above its footprint's high bits), each on the rows it leaves open.
+const OUTER_A: u32 = 6u;
+const OUTER_B: u32 = 18u;
 
 struct Params {
     // Configurations in the batch.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::super::band::{Config, Plan, Tally};
 use super::super::control::Control;
 use super::GpuError;
-use super::layout::{BATCH_WORDS, Shape};
+use super::layout::{BATCH_WORDS, PARTIAL_BYTES, Shape};
 #[cfg(test)]
 use super::twin;
 
@@ -112,8 +112,8 @@ pub(crate) fn count(
         if kept == 0 {
             let more = totals[0] as usize + totals[1] as usize;
             return Err(GpuError::TooLarge {
-                needed: more as u64 * 16,
-                most: kernels.max_partials() as u64 * 16,
+                needed: more as u64 * PARTIAL_BYTES,
+                most: kernels.max_partials() as u64 * PARTIAL_BYTES,
             });
         }
         batch.truncate(kept);

@@ -10,7 +10,7 @@ use wgpu::util::DeviceExt;
 
 use super::GpuError;
 use super::counter::Kernels;
-use super::layout::{self, BATCH_WORDS, SEARCH_WORKGROUP, Shape, TILE, WORKGROUP};
+use super::layout::{self, BATCH_WORDS, PARTIAL_BYTES, SEARCH_WORKGROUP, Shape, TILE, WORKGROUP};
 use crate::nqueens::band::Band;
 
 /// The kernels' shared code, compiled before each of them.
@@ -391,8 +391,8 @@ impl<'g> BandKernels<'g> {
             .min((batch_bytes / (8 * shape.groups as u64)) as usize)
             .min((batch_bytes / (4 * shape.config_words as u64)) as usize)
             .max(1);
-        let partial_most = (binding / 16) as usize;
-        let partial_capacity = (FIRST_PARTIALS_BYTES.min(binding) / 16) as usize;
+        let partial_most = (binding / PARTIAL_BYTES) as usize;
+        let partial_capacity = (FIRST_PARTIALS_BYTES.min(binding) / PARTIAL_BYTES) as usize;
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
@@ -450,7 +450,7 @@ impl<'g> BandKernels<'g> {
             starts: gpu.buffer("starts", words(segments * shape.groups), storage)?,
             totals: gpu.buffer("totals", words(segments), storage)?,
             batch: gpu.buffer("batch", words((max_configs + 1) * BATCH_WORDS), storage)?,
-            partials: gpu.buffer("partials", (partial_capacity * 16) as u64, storage)?,
+            partials: gpu.buffer("partials", partial_capacity as u64 * PARTIAL_BYTES, storage)?,
             scratch: gpu.buffer(
                 "scratch",
                 (pair_workgroups * 2 * scratch * 8) as u64,
@@ -620,8 +620,8 @@ impl Kernels for BandKernels<'_> {
     ) -> Result<(), GpuError> {
         if total > self.partial_most {
             return Err(GpuError::TooLarge {
-                needed: total as u64 * 16,
-                most: self.partial_most as u64 * 16,
+                needed: total as u64 * PARTIAL_BYTES,
+                most: self.partial_most as u64 * PARTIAL_BYTES,
             });
         }
         if total > self.partial_capacity {
@@ -629,9 +629,9 @@ impl Kernels for BandKernels<'_> {
             let storage = wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC;
-            self.partials = self
-                .gpu
-                .buffer("partials", (capacity * 16) as u64, storage)?;
+            self.partials =
+                self.gpu
+                    .buffer("partials", capacity as u64 * PARTIAL_BYTES, storage)?;
             self.partial_capacity = capacity;
         }
         let bytes: Vec<u8> = batch.iter().flat_map(|w| w.to_le_bytes()).collect();

@@ -30,6 +30,17 @@ pub const FREE_MASK: usize = 65;
 /// set, where its two sides' partial sides start, and its mirror flag.
 pub const BATCH_WORDS: usize = 8;
 
+/// Bytes of a partial side: its footprint's low word, then its footprint's high bits (at most
+/// 6) with its attacks on the two outer columns above them, each on the `s + 2` free rows the
+/// partial side leaves open (bits 6 up and 18 up).
+pub const PARTIAL_BYTES: u64 = 8;
+
+/// Where the attacks on the last but one column start in a partial side's second word.
+pub const OUTER_A: u32 = 6;
+
+/// Where the attacks on the last column start in a partial side's second word.
+pub const OUTER_B: u32 = 18;
+
 /// Footprints per tile of the pairing kernel: 16 words of 32.
 pub const TILE: usize = 512;
 

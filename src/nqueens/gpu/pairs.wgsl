@@ -18,13 +18,14 @@ const MAX_PAIRS: u32 = 45u;
 @group(0) @binding(3) var<storage, read> counts: array<u32>;
 @group(0) @binding(4) var<storage, read> starts: array<u32>;
 @group(0) @binding(5) var<storage, read> batch: array<u32>;
-@group(0) @binding(6) var<storage, read> partials: array<vec4<u32>>;
+@group(0) @binding(6) var<storage, read> partials: array<vec2<u32>>;
 @group(0) @binding(7) var<storage, read_write> scratch: array<vec2<u32>>;
 @group(0) @binding(8) var<storage, read_write> results: array<vec2<u32>>;
 
 // The item being counted: configuration, west rows, east rows, whether it is counted.
 var<workgroup> item: vec4<u32>;
-// Per pair of rows of the side being listed: where its group starts, its size, the rows.
+// Per pair of rows of the side being listed: where its group starts, its size, the rows (a,
+// b, and their places among the rows its group's partial sides leave open).
 var<workgroup> pair_start: array<u32, 45>;
 var<workgroup> pair_size: array<u32, 45>;
 var<workgroup> pair_rows: array<u32, 45>;
@@ -51,14 +52,14 @@ fn chunk(f: vec2<u32>, c: u32) -> u32 {
 }
 
 // Appends partial side p completed by queens on free rows a (last but one column) and b
-// (last column), if they fit.
-fn complete(p: vec4<u32>, a: u32, b: u32, sb: u32, list: u32) {
+// (last column), if they fit; ia and ib are their places among the rows p leaves open.
+fn complete(p: vec2<u32>, a: u32, b: u32, ia: u32, ib: u32, sb: u32, list: u32) {
     let at = sb + completion_at(a, b);
     let hi = tables[at + 1u];
-    if ((hi & VALID) != 0u && ((p.z >> a) & 1u) == 0u && ((p.w >> b) & 1u) == 0u) {
+    if ((hi & VALID) != 0u && ((p.y >> (OUTER_A + ia)) & 1u) == 0u && ((p.y >> (OUTER_B + ib)) & 1u) == 0u) {
         let i = atomicAdd(&list_len, 1u);
         if (i < SCRATCH) {
-            scratch[list + i] = vec2<u32>(p.x | tables[at], p.y | (hi & ~VALID));
+            scratch[list + i] = vec2<u32>(p.x | tables[at], (p.y & ((1u << OUTER_A) - 1u)) | (hi & ~VALID));
         }
     }
 }
@@ -91,10 +92,14 @@ fn side_list(c: u32, side: u32, rows: u32, list: u32, lid: u32) -> u32 {
             }
             m &= m - 1u;
         }
-        let index = seg * GROUPS + rank(rows & ~(1u << a) & ~(1u << b));
+        let group = rows & ~(1u << a) & ~(1u << b);
+        let index = seg * GROUPS + rank(group);
+        let open = ((1u << free_rows()) - 1u) & ~group;
+        let ia = countOneBits(open & ((1u << a) - 1u));
+        let ib = countOneBits(open & ((1u << b) - 1u));
         pair_start[lid] = batch[c * BATCH_WORDS + 2u + side] + starts[index];
         pair_size[lid] = counts[index];
-        pair_rows[lid] = a | (b << 8u);
+        pair_rows[lid] = a | (b << 8u) | (ia << 16u) | (ib << 24u);
     }
     workgroupBarrier();
     if (lid == 0u) {
@@ -121,10 +126,13 @@ fn side_list(c: u32, side: u32, rows: u32, list: u32, lid: u32) -> u32 {
             }
         }
         let p = partials[pair_start[lo] + t - pair_prefix[lo]];
-        let a = pair_rows[lo] & 255u;
-        let b = pair_rows[lo] >> 8u;
-        complete(p, a, b, sb, list);
-        complete(p, b, a, sb, list);
+        let ab = pair_rows[lo];
+        let a = ab & 255u;
+        let b = (ab >> 8u) & 255u;
+        let ia = (ab >> 16u) & 255u;
+        let ib = ab >> 24u;
+        complete(p, a, b, ia, ib, sb, list);
+        complete(p, b, a, ib, ia, sb, list);
     }
     workgroupBarrier();
     if (lid == 0u) {

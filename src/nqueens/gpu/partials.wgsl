@@ -8,15 +8,32 @@
 @group(0) @binding(3) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read> starts: array<u32>;
 @group(0) @binding(5) var<storage, read> batch: array<u32>;
-@group(0) @binding(6) var<storage, read_write> partials: array<vec4<u32>>;
+@group(0) @binding(6) var<storage, read_write> partials: array<vec2<u32>>;
 
-// A partial side found: counted, or written at the next place of its group.
+// The bits of `value` at the set bits of `mask` (below bit 2s), packed from bit 0.
+fn gather(value: u32, mask: u32) -> u32 {
+    var out = 0u;
+    var i = 0u;
+    for (var r = 0u; r < free_rows(); r += 1u) {
+        if (((mask >> r) & 1u) != 0u) {
+            out |= ((value >> r) & 1u) << i;
+            i += 1u;
+        }
+    }
+    return out;
+}
+
+// A partial side found on the free rows `key`: counted, or written at the next place of its
+// group, packed: its footprint's low word; its footprint's high bits, and above them its
+// attacks on the two outer columns on the rows it leaves open.
 fn emit(seg: u32, key: u32, partial: vec4<u32>, write: bool) {
     let index = seg * GROUPS + rank(key);
     if (write) {
         let base = batch[(seg / 2u) * BATCH_WORDS + 2u + seg % 2u];
         let slot = base + starts[index] + atomicAdd(&counts[index], 1u);
-        partials[slot] = partial;
+        let open = ((1u << free_rows()) - 1u) & ~key;
+        let high = partial.y | (gather(partial.z, open) << OUTER_A) | (gather(partial.w, open) << OUTER_B);
+        partials[slot] = vec2<u32>(partial.x, high);
     } else {
         atomicAdd(&counts[index], 1u);
     }

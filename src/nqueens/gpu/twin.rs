@@ -4,13 +4,36 @@
 //! output and the pairing's lists, the order within a group is free and compared sorted).
 
 use super::layout::{
-    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, Shape, TILE, TILE_WORDS, VALID,
-    rank, unrank,
+    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, OUTER_A, OUTER_B, Shape, TILE,
+    TILE_WORDS, VALID, rank, unrank,
 };
 
-/// A partial side as the search writes it: footprint (`lo`, `hi`), and the free rows it
-/// attacks in the last but one column and in the last.
-pub type Partial = [u32; 4];
+/// A partial side as the search writes it (see [`PARTIAL_BYTES`](super::layout::PARTIAL_BYTES)):
+/// its footprint's low word; then the footprint's high bits, and above them the free rows it
+/// attacks in the last but one column and in the last, numbered among the rows it leaves
+/// open.
+pub type Partial = [u32; 2];
+
+/// The bits of `value` at the set bits of `mask`, packed from bit 0 (as x86's PEXT).
+fn gather(value: u32, mask: u32) -> u32 {
+    let (mut out, mut m, mut i) = (0, mask, 0);
+    while m != 0 {
+        let low = m.trailing_zeros();
+        out |= (value >> low & 1) << i;
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// A partial side on the free rows `key`, packed.
+fn pack(shape: &Shape, key: u32, lo: u32, hi: u32, outer_a: u32, outer_b: u32) -> Partial {
+    let open = ((1u32 << shape.free) - 1) & !key;
+    [
+        lo,
+        hi | gather(outer_a, open) << OUTER_A | gather(outer_b, open) << OUTER_B,
+    ]
+}
 
 /// `count_partials` (in `partials.wgsl`): the partial sides of each group of each side of
 /// each of `configs` configurations, counted into `counts[(2c + side) * groups + rank]`.
@@ -34,7 +57,7 @@ pub fn write_partials(
     configs: usize,
     total: usize,
 ) -> Vec<Partial> {
-    let mut partials = vec![[0u32; 4]; total];
+    let mut partials = vec![[0u32; 2]; total];
     let mut cursor = vec![0u32; 2 * configs * shape.groups];
     for thread in 0..2 * configs * shape.prefixes {
         search(shape, tables, thread, |seg, key, partial| {
@@ -100,7 +123,7 @@ fn search(shape: &Shape, tables: &[u32], thread: usize, mut emit: impl FnMut(usi
         );
     }
     if shape.depth == shape.inner {
-        emit(seg, s.key, s.partial());
+        emit(seg, s.key, s.partial(shape));
         return;
     }
     let mut candidates = [0u32; 8];
@@ -120,7 +143,7 @@ fn search(shape: &Shape, tables: &[u32], thread: usize, mut emit: impl FnMut(usi
         let k = tables[cb + FREE_INDEX + r as usize];
         let next = state[d].place(shape, tables, sb, d, r, k, all);
         if d + 1 == shape.inner {
-            emit(seg, next.key, next.partial());
+            emit(seg, next.key, next.partial(shape));
             continue;
         }
         d += 1;
@@ -171,8 +194,15 @@ impl State {
         }
     }
 
-    fn partial(&self) -> Partial {
-        [self.lo, self.hi, self.outer_a, self.outer_b]
+    fn partial(&self, shape: &Shape) -> Partial {
+        pack(
+            shape,
+            self.key,
+            self.lo,
+            self.hi,
+            self.outer_a,
+            self.outer_b,
+        )
     }
 }
 
@@ -252,12 +282,18 @@ fn side_list(shape: &Shape, input: &PairInputs, c: usize, side: usize, set: u32)
             let rest = set & !(1 << a) & !(1 << b);
             let index = seg * shape.groups + rank(rest) as usize;
             let start = (base + input.starts[index]) as usize;
+            // Rows a and b among the rows the group's partial sides leave open.
+            let open = ((1u32 << shape.free) - 1) & !rest;
+            let at = |row: u32| (open & ((1 << row) - 1)).count_ones();
             for p in &input.partials[start..start + input.counts[index] as usize] {
                 for (x, y) in [(a, b), (b, a)] {
-                    let at = sb + shape.completion(x as usize, y as usize);
-                    let (lo, hi) = (input.tables[at], input.tables[at + 1]);
-                    if hi & VALID != 0 && p[2] >> x & 1 == 0 && p[3] >> y & 1 == 0 {
-                        list.push([p[0] | lo, p[1] | (hi & !VALID)]);
+                    let c = sb + shape.completion(x as usize, y as usize);
+                    let (lo, hi) = (input.tables[c], input.tables[c + 1]);
+                    if hi & VALID != 0
+                        && p[1] >> (OUTER_A + at(x)) & 1 == 0
+                        && p[1] >> (OUTER_B + at(y)) & 1 == 0
+                    {
+                        list.push([p[0] | lo, (p[1] & ((1 << OUTER_A) - 1)) | (hi & !VALID)]);
                     }
                 }
             }
