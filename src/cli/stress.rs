@@ -267,8 +267,12 @@ fn judge_run<S: Subject>(
     judging: &S::Judging,
     stop: &AtomicBool,
 ) -> Result<Judgement, Stop> {
-    let outcome =
-        run::run(program, input, limits, Some(stop)).map_err(|e| cannot_run(program, e))?;
+    let resolved = program
+        .resolve()
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let layers = run::Containment::Auto.layers().unwrap_or_default();
+    let outcome = run::run(&resolved, input, limits, &layers, Some(stop))
+        .map_err(|e| cannot_run(program, std::io::Error::other(e.to_string())))?;
     if outcome.killed == Some(run::Killed::Stopped) {
         return Err(Stop::Interrupted);
     }
@@ -302,7 +306,7 @@ fn limit_reason(verdict: Verdict, o: &Outcome, limits: &Limits) -> String {
     };
     match verdict {
         Verdict::OutputLimit => format!("more than {} of output", mib(limits.output)),
-        Verdict::TimeLimit if o.killed == Some(run::Killed::WallTime) => format!(
+        Verdict::TimeLimit if o.killed == Some(run::Killed::Idle) => format!(
             "killed after {:.2} s of wall-clock time (CPU time {:.2} s, limit {:.2} s)",
             o.wall.as_secs_f64(),
             o.cpu.as_secs_f64(),
