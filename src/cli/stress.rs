@@ -323,24 +323,6 @@ fn excerpt_json(e: &Excerpt) -> serde_json::Value {
     json!({"bytes": e.bytes, "lines": e.lines, "first_line": e.first_line, "whole": e.whole})
 }
 
-/// The lines of an excerpt as the JSON shows them: the text, not escaped (JSON escapes).
-fn raw_lines(bytes: &[u8], e: &Excerpt) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = text
-        .lines()
-        .skip(e.first_line - 1)
-        .take(e.text.lines().count())
-        .collect();
-    let mut shown = lines.join("\n");
-    if !shown.is_empty() {
-        shown.push('\n');
-    }
-    if e.whole {
-        return text.into_owned();
-    }
-    shown
-}
-
 fn report_failure<S: Subject, J: clap::Args>(
     subject: &S,
     failing: &Failing,
@@ -391,8 +373,8 @@ fn report_failure<S: Subject, J: clap::Args>(
                 "shrunk_cases": failing.shrunk_cases,
                 "shrink_runs": failing.shrink_runs,
                 "reason": judged.reason,
-                "expected": raw_lines(&judged.expected, &expected),
-                "actual": raw_lines(&judged.outcome.stdout, &actual),
+                "expected": expected.raw,
+                "actual": actual.raw,
                 "expected_output": excerpt_json(&expected),
                 "actual_output": excerpt_json(&actual),
                 "cpu_seconds": judged.outcome.cpu.as_secs_f64(),

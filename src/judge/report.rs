@@ -57,6 +57,8 @@ pub struct Excerpt {
     pub first_line: usize,
     /// The lines shown, escaped (see [`escape`]), each long one cut; empty for an empty output.
     pub text: String,
+    /// The same lines as they are (for JSON, which escapes them itself), each long one cut.
+    pub raw: String,
     /// True when the whole output is shown.
     pub whole: bool,
 }
@@ -106,6 +108,7 @@ fn excerpt(bytes: &[u8], from: usize, to: usize) -> Excerpt {
         .copied()
         .collect();
     let mut text = String::new();
+    let mut raw = String::new();
     let mut cut = false;
     for line in &shown {
         if line.len() > LINE_BYTES {
@@ -115,22 +118,29 @@ fn excerpt(bytes: &[u8], from: usize, to: usize) -> Excerpt {
             while end > 0 && (line[end] & 0xc0) == 0x80 {
                 end -= 1;
             }
+            let more = format!(" ... ({} more bytes)", line.len() - end);
             text.push_str(&escape(&line[..end], false));
-            text.push_str(&format!(" ... ({} more bytes)", line.len() - end));
+            text.push_str(&more);
+            raw.push_str(&String::from_utf8_lossy(&line[..end]));
+            raw.push_str(&more);
         } else {
             text.push_str(&escape(line, false));
+            raw.push_str(&String::from_utf8_lossy(line));
         }
         text.push('\n');
+        raw.push('\n');
     }
     let whole = !cut && from == 0 && shown.len() == all.len();
     if whole && !bytes.is_empty() && !bytes.ends_with(b"\n") {
         text.push_str("(no newline at the end)\n");
+        raw.pop();
     }
     Excerpt {
         bytes: bytes.len(),
         lines: all.len(),
         first_line: from.min(all.len()) + 1,
         text,
+        raw,
         whole,
     }
 }

@@ -12,7 +12,7 @@ use super::{BestOptions, BestReader, Control};
 
 /// How long our answer to one input may take: a board whose best placement is not proven in
 /// this time (a large random board, while shrinking) is not used.
-pub const REFERENCE_TIME: Duration = Duration::from_secs(3);
+pub const REFERENCE_TIME: Duration = Duration::from_secs(1);
 
 /// The best weighted placement judged with the checker's tolerance.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]

@@ -450,7 +450,11 @@ fn a_program_that_cannot_run_and_bad_options_are_usage_errors() {
     let not_executable = solution("never_ends.sh");
     let got = stress(&["tour", "stress"], &[&not_executable]);
     assert_eq!(got.code, 2);
-    assert!(got.stderr.contains("it is not executable (chmod +x it"), "{}", got.stderr);
+    assert!(
+        got.stderr.contains("it is not executable (chmod +x it"),
+        "{}",
+        got.stderr
+    );
     for bad in [
         &["queens", "stress", "--gen-args", "--kind nope", "--", "cat"][..],
         &["queens", "stress", "--gen-args", "--seed 3", "--", "cat"],

@@ -84,6 +84,19 @@ impl Cgroup {
         Some(Duration::from_micros(usec))
     }
 
+    /// The time during which a process of the cgroup was ready to run but waited for a core
+    /// (`cpu.pressure`, "some"), where the kernel tells it.
+    pub fn waiting(&self) -> Option<Duration> {
+        let text = read_small(&self.path.join("cpu.pressure"))?;
+        let some = text.lines().find(|l| l.starts_with("some "))?;
+        let usec = some
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("total="))?
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
+    }
+
     /// The peak memory of the cgroup, when the memory controller gives it.
     pub fn peak_memory(&self) -> Option<u64> {
         read_small(&self.path.join("memory.peak"))?

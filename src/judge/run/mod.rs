@@ -19,8 +19,9 @@
 //! Limits: the CPU time decides the time limit (`TLE`), watched while the program runs, so
 //! that a program under its limit is never stopped because other runs share the cores. The
 //! wall clock only stops a program that waits or sleeps: past [`Limits::wall`], a run that
-//! is not computing (less than a tenth of a core over the last second) is stopped, "idle too
-//! long" (`ILE`).
+//! was running or ready to run (waiting for a core) less than a quarter of the last second
+//! is stopped, "idle too long" (`ILE`). Time spent waiting for a core counts as activity, so
+//! the load of the machine cannot make a computing program idle.
 //!
 //! It is the user's own program: this is containment, not a security sandbox (the program
 //! runs as the user, with the user's files and network). Unix only; the namespace, the
@@ -59,8 +60,9 @@ const POLL: Duration = Duration::from_millis(10);
 /// How much of standard error is kept: its first and its last half of this.
 pub const STDERR_KEPT: usize = 64 * 1024;
 
-/// The share of one core below which a run past its wall-clock limit counts as idle.
-const BUSY_SHARE: f64 = 0.1;
+/// The share of the time, running or ready to run, below which a run past its wall-clock limit
+/// counts as idle.
+const BUSY_SHARE: f64 = 0.25;
 
 /// A judge's limits on one run.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -69,9 +71,10 @@ pub struct Limits {
     /// run is stopped and judged time limit exceeded. The kernel also stops each process at
     /// the next whole second above it (`RLIMIT_CPU`).
     pub cpu: Duration,
-    /// The idle limit: past this much wall-clock time, a run that is not computing is
-    /// stopped (idleness limit exceeded). A run that computes goes on until its CPU time runs
-    /// out, whatever the load of the machine.
+    /// The idle limit: past this much wall-clock time, a run that is not computing (neither
+    /// running nor waiting for a core most of the time) is stopped (idleness limit exceeded).
+    /// A run that computes goes on until its CPU time runs out, whatever the load of the
+    /// machine.
     pub wall: Duration,
     /// Address space in bytes (`RLIMIT_AS`), or none.
     pub memory: Option<u64>,
@@ -92,8 +95,7 @@ impl Limits {
     }
 
     /// The wall-clock time after which a run is stopped even while it computes: ten times
-    /// the longer of the two limits, and 10 s more (a run that computes at least a tenth of a
-    /// core reaches its CPU limit long before).
+    /// the longer of the two limits, and 10 s more.
     pub fn hard_wall(&self) -> Duration {
         self.cpu
             .max(self.wall)
@@ -874,7 +876,8 @@ struct State {
     exited: Option<(i64, [i64; 3])>,
     killed: Option<Killed>,
     killed_at: Option<Instant>,
-    /// `(time, CPU time)` of the run, sampled while it runs, the last second of them.
+    /// `(time, activity)` of the run, sampled while it runs, the last second of them: the
+    /// activity is the CPU time and the time spent waiting for a core.
     samples: Vec<(Instant, Duration)>,
     last_cpu: Option<Duration>,
 }
@@ -957,14 +960,18 @@ impl State {
         }
     }
 
-    /// The run's CPU time now: the cgroup's, or the program's process tree's.
-    fn cpu_now(&self, child: &spawn::Child) -> Option<Duration> {
-        if let Some(cpu) = child.cgroup.as_ref().and_then(|c| c.cpu()) {
-            return Some(cpu);
+    /// The run's CPU time now, and its activity (the CPU time and the time spent waiting for
+    /// a core): the cgroup's, or the program's process tree's.
+    fn cpu_now(&self, child: &spawn::Child) -> Option<(Duration, Duration)> {
+        if let Some(cgroup) = &child.cgroup
+            && let Some(cpu) = cgroup.cpu()
+        {
+            return Some((cpu, cpu + cgroup.waiting().unwrap_or_default()));
         }
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
-            return procfs::tree_cpu(self.program_pid);
+            let cpu = procfs::tree_cpu(self.program_pid)?;
+            return Some((cpu, cpu + procfs::tree_waiting(self.program_pid)));
         }
         None
     }
@@ -978,10 +985,11 @@ impl State {
         child: &spawn::Child,
         layers: &Layers,
     ) {
-        let cpu = self.cpu_now(child);
-        if let Some(cpu) = cpu {
+        let measured = self.cpu_now(child);
+        let activity = measured.map(|m| m.1);
+        if let Some((cpu, activity)) = measured {
             self.last_cpu = Some(cpu);
-            self.samples.push((now, cpu));
+            self.samples.push((now, activity));
             let keep_from = now.checked_sub(Duration::from_secs(1)).unwrap_or(started);
             let first_kept = self
                 .samples
@@ -1003,10 +1011,10 @@ impl State {
         if elapsed < limits.wall {
             return;
         }
-        // The share of a core the run had over the last second (or since it started).
-        let busy = match (self.samples.first(), cpu) {
-            (Some(&(then, cpu_then)), Some(cpu)) if now > then => {
-                let share = (cpu.saturating_sub(cpu_then)).as_secs_f64()
+        // The share of the last second (or of the run so far) it was running or ready to run.
+        let busy = match (self.samples.first(), activity) {
+            (Some(&(then, active_then)), Some(active)) if now > then => {
+                let share = (active.saturating_sub(active_then)).as_secs_f64()
                     / now.duration_since(then).as_secs_f64();
                 share >= BUSY_SHARE
             }

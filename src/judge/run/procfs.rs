@@ -66,6 +66,33 @@ pub fn outer_pid(keeper: libc::pid_t, inner: libc::pid_t) -> Option<libc::pid_t>
     })
 }
 
+/// The time the threads of `pid` and of its living descendants have spent ready to run but
+/// waiting for a core (`/proc/PID/task/TID/schedstat`, where the kernel has it).
+pub fn tree_waiting(pid: libc::pid_t) -> Duration {
+    let mut total = 0u64;
+    let mut todo = vec![pid];
+    let mut seen = 0;
+    while let Some(p) = todo.pop() {
+        seen += 1;
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
+            for task in tasks.filter_map(Result::ok).take(MAX_TREE) {
+                let path = task.path().join("schedstat");
+                if let Some(text) = read(&path.to_string_lossy()) {
+                    total += text
+                        .split_whitespace()
+                        .nth(1)
+                        .and_then(|w| w.parse::<u64>().ok())
+                        .unwrap_or(0);
+                }
+            }
+        }
+        if seen < MAX_TREE {
+            todo.extend(children(p));
+        }
+    }
+    Duration::from_nanos(total)
+}
+
 /// The CPU time, user and system, of `pid`'s threads, of the children it reaped, and of its
 /// living descendants (at most [`MAX_TREE`] processes); `None` when `pid` is gone.
 pub fn tree_cpu(pid: libc::pid_t) -> Option<Duration> {
