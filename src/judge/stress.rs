@@ -4,7 +4,7 @@
 //!
 //! A puzzle says what it needs through [`Subject`] (its generator, its validator, our
 //! answer, how an output is judged, its test cases and how to make them smaller); the
-//! running is [`run`](super::run), the shrinking [`shrink`](super::shrink). The runs of a
+//! running is [`run`], the shrinking [`shrink`]. The runs of a
 //! stress test are numbered from 1: run `i` uses the seed `seed + i - 1` and the generator
 //! input `plan[(i - 1) % plan.len()]`, whatever `jobs` is, and the failure reported is the
 //! first in that order, so the same seed gives the same report with one job or several.
@@ -832,7 +832,7 @@ pub fn judge_folder<S: Subject, E: From<StressError>>(
                         (Some(test), None) => judge_test(subject, program, test, options, progress),
                         (None, None) => Err(None),
                     };
-                    let stop = !matches!(end, Ok(_));
+                    let stop = end.is_err();
                     if sender.send((i, end)).is_err() || stop {
                         return;
                     }
