@@ -72,18 +72,22 @@ enum Kit<P: Puzzle> {
     /// Run your program on generated inputs, judge every run, shrink the first failing input.
     ///
     /// PROGRAM (after `--`) reads one judge input on standard input and writes its answer;
-    /// each run is judged like an online judge: AC, WA, PE, TLE, MLE, OLE or RE. At the first
-    /// failure the input is shrunk (fewer test cases, then smaller ones) while the same
-    /// verdict comes back, and the smallest is shown with the expected and the actual output.
-    /// Exit 0 when every run was accepted, 1 when a failure was found, 2 for a usage error or
-    /// a program that cannot be run. The limits are all the protection there is: no sandbox.
+    /// each run is judged like an online judge: AC, WA, PE, TLE (CPU time), ILE (idle past the
+    /// wall-clock limit), MLE, OLE or RE. The inputs go from small ones up to the statement's
+    /// largest. At the first failure the input is shrunk (fewer test cases, then smaller ones)
+    /// while the same verdict comes back, and the smallest is shown with the expected and the
+    /// actual output. Exit 0 when every run was accepted, 1 when a failure was found, 2 for a
+    /// usage error or a program that cannot be run. Every process the program starts ends
+    /// with its run (contained, not sandboxed: it runs as you).
     #[cfg(unix)]
     #[command(after_help = super::help::STRESS)]
     Stress(super::stress::StressArgs<<P as Stressed>::Judging>),
     /// Judge your program on a folder of tests (NAME.in, with NAME.out or our answer).
     ///
-    /// A table of test, verdict, CPU time and peak memory, then a summary. Exit 0 when every
-    /// test was accepted, 1 otherwise, 2 for a usage error or a program that cannot be run.
+    /// A table of test, verdict, CPU time and peak memory, then a summary. Only regular files
+    /// are read: a test whose file is a FIFO, a device or a directory is skipped, and named.
+    /// Exit 0 when every test was accepted, 1 when one failed, 2 for a usage error, a program
+    /// that cannot be run, or skipped tests.
     #[cfg(unix)]
     #[command(after_help = super::help::JUDGE)]
     Judge(super::stress::JudgeArgs<<P as Stressed>::Judging>),

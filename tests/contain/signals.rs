@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::scratch;
+use crate::common::{BIN, scratch};
 use crate::procs::Mark;
 
 /// A program that leaves a child in a new session, a double-forked one and one in its own
@@ -145,4 +145,46 @@ fn judge_interrupted_counts_the_tests_it_printed() {
         "interrupted: 3 of 6 tests judged\n"
     );
     mark.assert_none_left(Duration::from_secs(1), "judge interrupted");
+}
+
+#[test]
+fn sigkill_to_stress_takes_a_namespace_with_it() {
+    // Only a PID namespace survives a judge killed without warning: its keeper dies with the
+    // judge, and the kernel with it kills the whole namespace.
+    let mark = Mark::new("sigkill");
+    let (probe, _) = mark.run(&[
+        "queens",
+        "stress",
+        "--cases",
+        "1",
+        "--containment",
+        "namespace",
+        "--",
+        BIN,
+        "queens",
+    ]);
+    if probe.code == 2 {
+        eprintln!("no PID namespace here: {}", probe.stderr.trim());
+        return;
+    }
+    let child = mark
+        .command(&[
+            "queens",
+            "stress",
+            "--time-limit",
+            "100",
+            "--containment",
+            "namespace",
+            "--",
+            "sh",
+            "-c",
+            FAMILY,
+        ])
+        .spawn()
+        .unwrap();
+    mark.wait_for(7, Duration::from_secs(10));
+    send(child.id(), libc::SIGKILL);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), None);
+    mark.assert_none_left(Duration::from_secs(2), "SIGKILL to stress in a namespace");
 }

@@ -345,7 +345,9 @@ fn our_own_programs_pass_a_thousand_runs_and_a_thousand_python_cases() {
     assert_eq!(got.stdout_text(), "accepted: 1000 runs (seeds 0..999)\n");
     let got = stress(
         &["showdown", "stress", "--cases", "20", "--ratio", "1.5"],
-        &[BIN, "showdown", "--time-limit", "0.2"],
+        // The default inputs reach 15 boards of 25x25: the reference's own search (2000 steps
+        // a test) rather than a time budget too short for them.
+        &[BIN, "showdown", "--steps", "2000", "--time-limit", "inf"],
     );
     assert_eq!(got.code, 0, "{}{}", got.stdout_text(), got.stderr);
     if !python3() {
