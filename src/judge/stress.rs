@@ -15,7 +15,7 @@
 //! use chess_puzzles::sultan::stress::Sultan;
 //!
 //! let program = Program::new("python3", vec!["sol.py"]).resolve().unwrap();
-//! let subject = Sultan;
+//! let subject = Sultan::default();
 //! let options = StressOptions {
 //!     plan: subject.defaults(),
 //!     layers: Containment::Auto.layers().unwrap(),

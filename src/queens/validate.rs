@@ -32,7 +32,7 @@ pub fn validate(input: impl Read) -> Result<u64, InputError> {
 ///
 /// assert_eq!(validate_uva("2\n\n1 1\n\n8 8\n".as_bytes()).unwrap(), 2);
 /// let err = validate_uva("2\n1 1\n\n8 8\n".as_bytes()).unwrap_err();
-/// assert_eq!(err.to_string(), "2:1: expected an empty line before case 1 of 2 (the UVa layout), found '1'");
+/// assert_eq!(err.to_string(), "2:1: expected an empty line before case 1 of 2 (the UVa layout), found '1 1'");
 /// let err = validate_uva("1\n\n1 1\n\n".as_bytes()).unwrap_err();
 /// assert_eq!(err.to_string(), "4:1: expected the end of input after 1 case, found an empty line");
 /// ```
