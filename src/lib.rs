@@ -10,8 +10,10 @@
 //!   puzzle's [`output::CaseAnswer`].
 //! - [`judge`]: what problem setters and contestants need around every puzzle: strict line
 //!   reading for validators, output comparison for checkers ([`judge::check`]), seeded random
-//!   numbers and option ranges for generators, and (on Unix) a program run under a judge's
-//!   limits and a failing input shrunk (`judge::run`, [`judge::shrink`]).
+//!   numbers and option ranges for generators, and (on Unix) a contestant's program run under
+//!   a judge's limits with every process it starts contained (`judge::run`), a stress test
+//!   and a folder judge (`judge::stress`, each puzzle's subject in its `stress` module) and a
+//!   failing input shrunk ([`judge::shrink`]).
 //! - One module per puzzle, each owning its input type, judge format and solver:
 //!   [`queens`] (8 Queens Chess Problem, UVa 750), [`sultan`] (The Sultan's Successors,
 //!   UVa 167), [`showdown`] (Chess Variants Showdown, SPOJ CHE, an optimiser), [`tour`]

@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(error) => return cli::usage(error),
+    };
     let code = match cli::run(args) {
         Ok(verdict) => verdict.code(),
         Err(failure) => failure.report(),

@@ -24,10 +24,44 @@
 
 use std::io::Write;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 /// The exit code of a run ended by Ctrl-C: 128 + SIGINT, as the shells report it.
 pub const EXIT_CODE: u8 = 130;
+
+/// The signal that stopped the work (SIGINT unless [`install_for_runs`] saw another).
+static SIGNAL: AtomicI32 = AtomicI32::new(2);
+
+/// The exit code of work stopped by a signal: 128 + the signal (130 for Ctrl-C, 143 for
+/// SIGTERM, 129 for SIGHUP), as the shells report it.
+pub fn exit_code() -> u8 {
+    128u8.saturating_add(SIGNAL.load(Ordering::Relaxed).clamp(0, 127) as u8)
+}
+
+/// For `stress` and `judge`, whose runs must all end with them: Ctrl-C, SIGTERM (`timeout`,
+/// a cancelled job) and SIGHUP (a closed terminal) raise `stop`, which ends the run in
+/// progress and the work; a second one calls `before_exit` (which kills every run in
+/// progress at once) and ends the program with 128 + the signal. Returns false when the
+/// handlers cannot be installed (the signals then keep their default effect).
+#[cfg(unix)]
+pub fn install_for_runs(stop: &'static AtomicBool, before_exit: fn()) -> bool {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return false;
+    };
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if stop.swap(true, Ordering::SeqCst) {
+                before_exit();
+                let _ = writeln!(std::io::stderr(), "\ninterrupted");
+                std::process::exit(128 + signal);
+            }
+            SIGNAL.store(signal, Ordering::SeqCst);
+            STOP.store(true, Ordering::SeqCst);
+        }
+    });
+    true
+}
 
 /// Raised by the first Ctrl-C once [`install`] has run.
 static STOP: AtomicBool = AtomicBool::new(false);

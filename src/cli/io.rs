@@ -19,11 +19,14 @@ pub enum Verdict {
     Done,
     /// A `check` or `validate` verdict of "wrong" or "invalid" (exit 1).
     Rejected,
+    /// `judge`: no test failed, but some could not be judged (exit 2).
+    Incomplete,
     /// The time limit ran out before every answer was proven; the best answers found were
     /// written (exit 124, as `timeout` reports a time-out).
     OutOfTime,
     /// Ctrl-C stopped the work; what it held was written (exit 130, see
-    /// [`interrupt`](super::interrupt)).
+    /// [`interrupt`](super::interrupt); 143 for SIGTERM and 129 for SIGHUP to `stress` and
+    /// `judge`).
     Interrupted,
 }
 
@@ -33,8 +36,9 @@ impl Verdict {
         match self {
             Verdict::Done => 0,
             Verdict::Rejected => 1,
+            Verdict::Incomplete => 2,
             Verdict::OutOfTime => OUT_OF_TIME,
-            Verdict::Interrupted => super::interrupt::EXIT_CODE,
+            Verdict::Interrupted => super::interrupt::exit_code(),
         }
     }
 }

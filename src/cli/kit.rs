@@ -4,7 +4,7 @@
 //! [`Puzzle`]): its options, its generator, validator and checker.
 
 use std::fmt::Debug;
-use std::io::{Cursor, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use chess_puzzles::error::{InputError, plural};
@@ -16,7 +16,7 @@ use super::progress::WriteProgress;
 
 /// What `stress` and `judge` need of a puzzle (on Unix; elsewhere nothing).
 #[cfg(unix)]
-pub use super::stress::Subject as Stressed;
+pub use super::stress::Stressed;
 /// What `stress` and `judge` need of a puzzle (on Unix; elsewhere nothing).
 #[cfg(not(unix))]
 pub trait Stressed {}
@@ -31,6 +31,8 @@ pub trait Puzzle: Debug + Stressed {
     type Gen: clap::Args + Debug;
     /// The arguments of `<puzzle> check`; its doc comment is the subcommand's help.
     type Check: clap::Args + Debug;
+    /// The arguments of `<puzzle> validate` ([`ValidateArgs`], or more).
+    type Validate: clap::Args + Debug;
 
     /// The strict validator of `<puzzle> validate`.
     const VALIDATOR: Validator;
@@ -43,6 +45,9 @@ pub trait Puzzle: Debug + Stressed {
 
     /// Judges an output and prints the verdict.
     fn check(args: Self::Check, out: &mut Output) -> Result<Verdict, Failure>;
+
+    /// Validates an input and prints the verdict (the strict validator by default).
+    fn validate(args: Self::Validate, out: &mut Output) -> Result<Verdict, Failure>;
 }
 
 /// `chess-puzzles <puzzle>`: its input solved, or one of the kit's subcommands.
@@ -61,24 +66,28 @@ enum Kit<P: Puzzle> {
     /// Write a valid random or edge-case input (the same for the same seed and options).
     Gen(P::Gen),
     /// Check strictly that an input obeys the statement's layout and limits.
-    Validate(ValidateArgs),
+    Validate(P::Validate),
     // The help is the doc comment of `P::Check`, which says what the puzzle's check judges.
     Check(P::Check),
     /// Run your program on generated inputs, judge every run, shrink the first failing input.
     ///
     /// PROGRAM (after `--`) reads one judge input on standard input and writes its answer;
-    /// each run is judged like an online judge: AC, WA, PE, TLE, MLE, OLE or RE. At the first
-    /// failure the input is shrunk (fewer test cases, then smaller ones) while the same
-    /// verdict comes back, and the smallest is shown with the expected and the actual output.
-    /// Exit 0 when every run was accepted, 1 when a failure was found, 2 for a usage error or
-    /// a program that cannot be run. The limits are all the protection there is: no sandbox.
+    /// each run is judged like an online judge: AC, WA, PE, TLE (CPU time), ILE (idle past the
+    /// wall-clock limit), MLE, OLE or RE. The inputs go from small ones up to the statement's
+    /// largest. At the first failure the input is shrunk (fewer test cases, then smaller ones)
+    /// while the same verdict comes back, and the smallest is shown with the expected and the
+    /// actual output. Exit 0 when every run was accepted, 1 when a failure was found, 2 for a
+    /// usage error or a program that cannot be run. Every process the program starts ends
+    /// with its run (contained, not sandboxed: it runs as you).
     #[cfg(unix)]
     #[command(after_help = super::help::STRESS)]
     Stress(super::stress::StressArgs<<P as Stressed>::Judging>),
     /// Judge your program on a folder of tests (NAME.in, with NAME.out or our answer).
     ///
-    /// A table of test, verdict, CPU time and peak memory, then a summary. Exit 0 when every
-    /// test was accepted, 1 otherwise, 2 for a usage error or a program that cannot be run.
+    /// A table of test, verdict, CPU time and peak memory, then a summary. Only regular files
+    /// are read: a test whose file is a FIFO, a device or a directory is skipped, and named.
+    /// Exit 0 when every test was accepted, 1 when one failed, 2 for a usage error, a program
+    /// that cannot be run, or skipped tests.
     #[cfg(unix)]
     #[command(after_help = super::help::JUDGE)]
     Judge(super::stress::JudgeArgs<<P as Stressed>::Judging>),
@@ -91,57 +100,13 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
             P::generate(g, &mut WriteProgress::new(out))?;
             Ok(Verdict::Done)
         }
-        Some(Kit::Validate(v)) => validate(v, out, &P::VALIDATOR),
+        Some(Kit::Validate(v)) => P::validate(v, out),
         Some(Kit::Check(c)) => P::check(c, out),
         #[cfg(unix)]
         Some(Kit::Stress(s)) => super::stress::stress::<P>(s, out),
         #[cfg(unix)]
         Some(Kit::Judge(j)) => super::stress::judge::<P>(j, out),
         None => P::solve(args.solve, out),
-    }
-}
-
-/// The input `P::Gen` writes for the generator arguments `words` and `seed` (as `<puzzle> gen
-/// WORDS --seed SEED` writes it): the inputs of `stress`.
-pub fn generated<P: Puzzle>(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-    let args: P::Gen = parse_gen_args(words, seed)?;
-    generated_at_most(words, |out| P::generate(args, out))
-}
-
-/// The largest input `stress` generates, in bytes: it is held in memory, with the program's
-/// output and the reference's answer.
-pub const MAX_GENERATED_BYTES: usize = 256 << 20;
-
-/// The bytes `generate` writes, refused (a usage error naming the generator arguments `words`)
-/// once they pass [`MAX_GENERATED_BYTES`].
-pub fn generated_at_most(
-    words: &[String],
-    generate: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
-) -> Result<Vec<u8>, Failure> {
-    /// A buffer that refuses to grow past its limit.
-    struct Capped(Vec<u8>);
-    impl Write for Capped {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            if self.0.len() + buf.len() > MAX_GENERATED_BYTES {
-                return Err(std::io::Error::other("the generated input is too large"));
-            }
-            self.0.extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut capped = Capped(Vec::new());
-    match generate(&mut capped) {
-        Ok(()) => Ok(capped.0),
-        Err(Failure::Output(_)) => Err(Failure::Usage(format!(
-            "--gen-args '{}': the generated input passes {} MiB (stress holds it in memory): \
-             ask the generator for fewer or smaller cases",
-            words.join(" "),
-            MAX_GENERATED_BYTES >> 20
-        ))),
-        Err(other) => Err(other),
     }
 }
 
@@ -167,11 +132,6 @@ pub fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
     A::from_arg_matches(&matches).map_err(refused)
 }
 
-/// True when `input` passes the puzzle's strict validator.
-pub fn valid(validator: &Validator, input: &[u8]) -> bool {
-    (validator.validate)(Box::new(Cursor::new(input.to_vec()))).is_ok()
-}
-
 /// A puzzle's strict validator and what it counts.
 pub struct Validator {
     /// What one test case of an input is called in the verdict (`case`, `board`, ...).
@@ -192,7 +152,7 @@ pub struct Seed {
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// The input to validate: a path, or standard input when absent or `-`.
-    input: Option<PathBuf>,
+    pub input: Option<PathBuf>,
 }
 
 /// Arguments of `<puzzle> check` for the puzzles with one right answer.
@@ -213,7 +173,7 @@ fn say(out: &mut Output, text: &str) -> Result<(), Failure> {
 
 /// Runs a validator and prints its verdict: `valid: ...` (exit 0) or `invalid: <place>: ...`
 /// (exit 1).
-fn validate(
+pub fn validate(
     args: ValidateArgs,
     out: &mut Output,
     validator: &Validator,

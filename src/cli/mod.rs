@@ -124,6 +124,52 @@ enum Command {
     },
 }
 
+/// Prints a usage error of the argument parser (or the help it was asked for) and gives its
+/// exit code, with a tip where the mistake is a usual one: the program of `stress` or `judge`
+/// without the `--` before it, `--fix 1 1` for `--fix 1,1`.
+pub fn usage(error: clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let tip = match error.kind() {
+        ErrorKind::UnknownArgument | ErrorKind::TooManyValues | ErrorKind::ArgumentConflict
+            if !words.iter().any(|w| w == "--")
+                && words.iter().any(|w| w == "stress" || w == "judge") =>
+        {
+            Some(
+                "tip: put `--` before the program to judge and its arguments: \
+                 `chess-puzzles sultan stress --cases 50 -- python3 sol.py`"
+                    .to_string(),
+            )
+        }
+        ErrorKind::UnknownArgument | ErrorKind::InvalidValue | ErrorKind::ValueValidation => words
+            .windows(3)
+            .find(|w| {
+                w[0] == "--fix"
+                    && w[1].bytes().all(|b| b.is_ascii_digit())
+                    && w[2].bytes().all(|b| b.is_ascii_digit())
+            })
+            .map(|w| {
+                format!(
+                    "tip: --fix takes the queen's square as one value, ROW,COL: `--fix {},{}`",
+                    w[1], w[2]
+                )
+            }),
+        _ => None,
+    };
+    let code = error.exit_code();
+    let text = error.render().to_string();
+    match tip {
+        Some(tip) => {
+            // The tip goes after clap's first line, which names the mistake.
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            eprint!("{first}\n\n  {tip}\n{rest}");
+        }
+        None if error.use_stderr() => eprint!("{text}"),
+        None => print!("{text}"),
+    }
+    std::process::ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
 /// Runs the command and flushes its output.
 pub fn run(cli: Cli) -> Result<Verdict, Failure> {
     let mut out = io::Output::stdout();

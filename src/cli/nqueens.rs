@@ -98,9 +98,14 @@ struct BestGenArgs {
     /// solve).
     #[arg(long, value_name = "N|A-B", default_value = "1-8", value_parser = side_range)]
     size: (usize, usize),
-    /// The largest weight (each is drawn from 0 to it).
+    /// The largest weight (each is drawn from 0 to it; see --planted).
     #[arg(long, value_name = "W", default_value_t = 99)]
     weights: u32,
+    /// Plant a best placement in each board: its squares weigh the largest weight, the others
+    /// at most a twentieth of it, so that the answer is proven at once on any side up to 64
+    /// (random weights on sides above 24 or so take minutes).
+    #[arg(long)]
+    planted: bool,
 }
 
 /// A side `N` or a range `A-B` of sides, `A <= B`, each within 1..=MAX_N.
@@ -121,15 +126,19 @@ fn side_range(text: &str) -> Result<(usize, usize), String> {
     }
 }
 
-fn best_generate(g: BestGenArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let options = nqueens::generator::GenOptions {
+fn best_gen_options(g: BestGenArgs) -> nqueens::generator::GenOptions {
+    nqueens::generator::GenOptions {
         seed: g.seed.seed,
         boards: g.cases,
         sides: g.size,
         max_weight: g.weights,
-    };
+        planted: g.planted,
+    }
+}
+
+fn best_generate(g: BestGenArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut out = out;
-    nqueens::generator::generate(options, &mut out).map_err(Failure::Output)
+    nqueens::generator::generate(best_gen_options(g), &mut out).map_err(Failure::Output)
 }
 
 /// `nqueens best` for the stress tester and the local judge.
@@ -137,53 +146,21 @@ fn best_generate(g: BestGenArgs, out: &mut dyn Write) -> Result<(), Failure> {
 struct Best;
 
 #[cfg(unix)]
-impl super::stress::Subject for Best {
-    type Case = nqueens::best::Weights;
+impl super::stress::Stressed for Best {
     type Judging = super::stress::ExactJudging;
-    const NAME: &'static str = "nqueens best";
-    const CASE: &'static str = "board";
-    const STRESS_GEN: &'static [&'static str] = &[
-        "--cases 1 --size 1-6",
-        "--cases 2 --size 4-7 --weights 9",
-        "--cases 3 --size 1-5",
-        "--cases 1 --size 6-8 --weights 1",
-        "--cases 2 --size 5-8",
-    ];
+    type Subject = nqueens::stress::Best;
 
-    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-        let args: BestGenArgs = super::kit::parse_gen_args(words, seed)?;
-        super::kit::generated_at_most(words, |out| best_generate(args, out))
+    fn subject(judging: &Self::Judging) -> nqueens::stress::Best {
+        nqueens::stress::Best {
+            tolerance: judging.tolerance,
+        }
     }
 
-    fn valid(input: &[u8]) -> bool {
-        Self::cases(input).is_ok()
-    }
-
-    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
-        let mut out = Vec::new();
-        let options = BestOptions {
-            format: OutputFormat::Judge,
-        };
-        nqueens::run_best(input, &mut out, &options).map_err(|e| e.to_string())?;
-        Ok(out)
-    }
-
-    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
-        let scanner = chess_puzzles::input::Scanner::new(input);
-        super::stress::read_all(nqueens::BestReader::new(scanner).map_err(|e| e.to_string())?)
-    }
-
-    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
-        nqueens::generator::write_input(cases).into_bytes()
-    }
-
-    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
-        nqueens::generator::smaller(case)
-    }
-
-    fn measure(cases: &[Self::Case]) -> Option<String> {
-        let side = cases.iter().map(nqueens::best::Weights::n).max()?;
-        Some(format!("largest side {side}"))
+    fn gen_options(
+        words: &[String],
+        _: &Self::Judging,
+    ) -> Result<nqueens::generator::GenOptions, Failure> {
+        super::stress::parse_gen(words, |g| Ok(best_gen_options(g)))
     }
 }
 

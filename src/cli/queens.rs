@@ -7,7 +7,7 @@ use chess_puzzles::queens::generator::{self, GenOptions, Kind};
 use chess_puzzles::queens::{self, Options, Style};
 
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
+use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles queens`.
@@ -38,6 +38,30 @@ pub struct GenArgs {
     /// The family of input.
     #[arg(long, value_enum, default_value_t)]
     kind: Kind,
+    /// Write the UVa 750 layout: an empty line after the number of cases and before every
+    /// case.
+    #[arg(long)]
+    uva: bool,
+}
+
+fn gen_options(g: GenArgs) -> GenOptions {
+    GenOptions {
+        seed: g.seed.seed,
+        cases: g.cases,
+        kind: g.kind,
+        layout: style(g.uva),
+    }
+}
+
+/// Check strictly that an input obeys the statement's layout and limits.
+#[derive(Debug, clap::Args)]
+pub struct Validate {
+    #[command(flatten)]
+    args: ValidateArgs,
+    /// Check the UVa 750 layout: one empty line after the number of cases and one before
+    /// every case, and nowhere else.
+    #[arg(long)]
+    uva: bool,
 }
 
 /// Judge an output against the right answer for an input.
@@ -58,6 +82,7 @@ impl Puzzle for Queens {
     type Solve = Solve;
     type Gen = GenArgs;
     type Check = Check;
+    type Validate = Validate;
 
     const VALIDATOR: Validator = Validator {
         case: "case",
@@ -78,12 +103,19 @@ impl Puzzle for Queens {
     }
 
     fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
-        let options = GenOptions {
-            seed: g.seed.seed,
-            cases: g.cases,
-            kind: g.kind,
+        generator::generate(gen_options(g), &mut out).map_err(Failure::Output)
+    }
+
+    fn validate(v: Validate, out: &mut Output) -> Result<Verdict, Failure> {
+        let validator = if v.uva {
+            Validator {
+                case: "case",
+                validate: queens::validate::validate_uva,
+            }
+        } else {
+            Self::VALIDATOR
         };
-        generator::generate(options, &mut out).map_err(Failure::Output)
+        kit::validate(v.args, out, &validator)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -104,61 +136,31 @@ impl Puzzle for Queens {
 pub struct Judging {
     #[command(flatten)]
     exact: super::stress::ExactJudging,
-    /// Expect the UVa 750 judge's layout (an empty line after the headings).
+    /// The UVa 750 layout: inputs with its empty lines (after the number of cases and before
+    /// every case), answers with an empty line after the headings.
     #[arg(long)]
     uva: bool,
 }
 
 #[cfg(unix)]
-impl super::stress::Judges for Judging {
-    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> super::stress::Judged {
-        self.exact.judge(input, expected, actual)
-    }
-}
-
-#[cfg(unix)]
-impl super::stress::Subject for Queens {
-    type Case = chess_puzzles::core::Square;
+impl super::stress::Stressed for Queens {
     type Judging = Judging;
-    const NAME: &'static str = "queens";
-    const CASE: &'static str = "case";
-    const STRESS_GEN: &'static [&'static str] = &[
-        "--cases 5",
-        "--cases 1",
-        "--cases 3 --kind fewest",
-        "--cases 4 --kind most",
-        "--cases 6",
-    ];
+    type Subject = queens::stress::Queens;
 
-    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-        kit::generated::<Self>(words, seed)
+    fn subject(judging: &Judging) -> queens::stress::Queens {
+        queens::stress::Queens {
+            tolerance: judging.exact.tolerance,
+            layout: style(judging.uva),
+        }
     }
 
-    fn valid(input: &[u8]) -> bool {
-        kit::valid(&Self::VALIDATOR, input)
-    }
-
-    fn reference(input: &[u8], judging: &Judging) -> Result<Vec<u8>, String> {
-        let options = Options {
-            format: OutputFormat::Judge,
-            style: style(judging.uva),
-        };
-        let mut out = Vec::new();
-        queens::run(input, &mut out, &options).map_err(|e| e.to_string())?;
-        Ok(out)
-    }
-
-    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
-        let scanner = chess_puzzles::input::Scanner::new(input);
-        super::stress::read_all(queens::Reader::new(scanner).map_err(|e| e.to_string())?)
-    }
-
-    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
-        generator::write_input(cases).into_bytes()
-    }
-
-    /// A query is one square: every one is as small as another.
-    fn smaller(_: &Self::Case) -> Vec<Self::Case> {
-        Vec::new()
+    fn gen_options(words: &[String], judging: &Judging) -> Result<GenOptions, Failure> {
+        super::stress::parse_gen(words, |g: GenArgs| {
+            let uva = g.uva || judging.uva;
+            Ok(GenOptions {
+                layout: style(uva),
+                ..gen_options(g)
+            })
+        })
     }
 }

@@ -97,10 +97,22 @@ pub struct GenArgs {
     kind: Kind,
 }
 
+fn gen_options(g: GenArgs) -> GenOptions {
+    GenOptions {
+        seed: g.seed.seed,
+        tests: g.cases,
+        sizes: g.size,
+        densities: g.density,
+        costs: g.costs,
+        kind: g.kind,
+    }
+}
+
 impl Puzzle for Showdown {
     type Solve = Solve;
     type Gen = GenArgs;
     type Check = Check;
+    type Validate = kit::ValidateArgs;
 
     const VALIDATOR: Validator = Validator {
         case: "test",
@@ -112,15 +124,11 @@ impl Puzzle for Showdown {
     }
 
     fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
-        let options = GenOptions {
-            seed: g.seed.seed,
-            tests: g.cases,
-            sizes: g.size,
-            densities: g.density,
-            costs: g.costs,
-            kind: g.kind,
-        };
-        generator::generate(options, &mut out).map_err(Failure::Output)
+        generator::generate(gen_options(g), &mut out).map_err(Failure::Output)
+    }
+
+    fn validate(v: kit::ValidateArgs, out: &mut Output) -> Result<Verdict, Failure> {
+        kit::validate(v, out, &Self::VALIDATOR)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -262,37 +270,6 @@ pub struct Judging {
 }
 
 #[cfg(unix)]
-impl super::stress::Judges for Judging {
-    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> super::stress::Judged {
-        use super::stress::Judged;
-        let report = match judge::check(input, actual, |_, _| {}) {
-            Ok(report) => report,
-            Err(e) => return Judged::Wrong(e.to_string()),
-        };
-        if let JudgeVerdict::Wrong { case, reason } = &report.verdict {
-            return Judged::Wrong(format!("test {case}: {reason}"));
-        }
-        let Some(r) = self.ratio else {
-            return Judged::Accepted;
-        };
-        let Ok(ours) = judge::check(input, expected, |_, _| {}) else {
-            return Judged::Accepted;
-        };
-        for (i, (theirs, ours)) in report.scores.iter().zip(&ours.scores).enumerate() {
-            // The scores are the costs over n²: their ratio is the costs' ratio.
-            if *theirs > r * ours * (1.0 + 1e-12) {
-                return Judged::Wrong(format!(
-                    "test {}: cost {:.3} times the reference's, above the ratio {r}",
-                    i + 1,
-                    theirs / ours
-                ));
-            }
-        }
-        Judged::Accepted
-    }
-}
-
-#[cfg(unix)]
 fn ratio(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if r.is_finite() && r >= 1.0 => Ok(r),
@@ -300,65 +277,18 @@ fn ratio(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The local-search steps per test of the reference answers of `stress` and `judge`: the same
-/// answers on every machine.
 #[cfg(unix)]
-const REFERENCE_STEPS: u64 = 2000;
-
-#[cfg(unix)]
-impl super::stress::Subject for Showdown {
-    type Case = showdown::Instance;
+impl super::stress::Stressed for Showdown {
     type Judging = Judging;
-    const NAME: &'static str = "showdown";
-    const CASE: &'static str = "test";
-    const STRESS_GEN: &'static [&'static str] = &[
-        "--cases 1 --size 2-6",
-        "--cases 2 --kind smallest",
-        "--cases 2 --kind sparse --size 3-8",
-        "--cases 2 --kind dense --size 3-6",
-        "--cases 3 --size 2-8 --costs skewed",
-        "--cases 2 --kind one-cheap --size 3-8",
-        "--cases 2 --kind expensive-small",
-    ];
+    type Subject = showdown::stress::Showdown;
 
-    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-        kit::generated::<Self>(words, seed)
+    fn subject(judging: &Judging) -> showdown::stress::Showdown {
+        showdown::stress::Showdown {
+            ratio: judging.ratio,
+        }
     }
 
-    fn valid(input: &[u8]) -> bool {
-        kit::valid(&Self::VALIDATOR, input)
-    }
-
-    fn reference(input: &[u8], _: &Judging) -> Result<Vec<u8>, String> {
-        let options = Options {
-            time_limit: Duration::from_secs(5),
-            steps: Some(REFERENCE_STEPS),
-            ..Options::default()
-        };
-        let mut out = Vec::new();
-        showdown::run(input, &mut out, &options).map_err(|e| e.to_string())?;
-        Ok(out)
-    }
-
-    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
-        let scanner = chess_puzzles::input::Scanner::new(input);
-        super::stress::read_all(showdown::Reader::new(scanner).map_err(|e| e.to_string())?)
-    }
-
-    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
-        generator::write_input(cases).into_bytes()
-    }
-
-    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
-        generator::smaller(case)
-    }
-
-    fn measure(cases: &[Self::Case]) -> Option<String> {
-        let side = cases.iter().map(showdown::Instance::side).max()?;
-        let kings: usize = cases.iter().map(showdown::Instance::king_count).sum();
-        Some(format!(
-            "largest side {side}, {}",
-            chess_puzzles::error::plural(kings as u64, "king")
-        ))
+    fn gen_options(words: &[String], _: &Judging) -> Result<GenOptions, Failure> {
+        super::stress::parse_gen(words, |g| Ok(gen_options(g)))
     }
 }

@@ -7,7 +7,7 @@ use chess_puzzles::sultan::generator::{self, GenOptions, Kind};
 use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
+use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles sultan`.
@@ -60,10 +60,30 @@ fn weight_range(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
+fn gen_options(g: GenArgs) -> Result<GenOptions, Failure> {
+    // Both old options are at most MAX_WEIGHT, which fits a u32.
+    let min_weight = g.min_weight.map_or(g.weights.0, |w| w as u32);
+    let max_weight = g.max_weight.map_or(g.weights.1, |w| w as u32);
+    if min_weight > max_weight {
+        return Err(Failure::Usage(format!(
+            "the weights range from {min_weight} to {max_weight}: expected the smallest \
+             weight at most the largest"
+        )));
+    }
+    Ok(GenOptions {
+        seed: g.seed.seed,
+        boards: g.cases,
+        min_weight,
+        max_weight,
+        kind: g.kind,
+    })
+}
+
 impl Puzzle for Sultan {
     type Solve = SolveArgs;
     type Gen = GenArgs;
     type Check = Check;
+    type Validate = ValidateArgs;
 
     const VALIDATOR: Validator = Validator {
         case: "board",
@@ -77,23 +97,11 @@ impl Puzzle for Sultan {
     }
 
     fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
-        // Both old options are at most MAX_WEIGHT, which fits a u32.
-        let min_weight = g.min_weight.map_or(g.weights.0, |w| w as u32);
-        let max_weight = g.max_weight.map_or(g.weights.1, |w| w as u32);
-        if min_weight > max_weight {
-            return Err(Failure::Usage(format!(
-                "the weights range from {min_weight} to {max_weight}: expected the smallest \
-                 weight at most the largest"
-            )));
-        }
-        let options = GenOptions {
-            seed: g.seed.seed,
-            boards: g.cases,
-            min_weight,
-            max_weight,
-            kind: g.kind,
-        };
-        generator::generate(options, &mut out).map_err(Failure::Output)
+        generator::generate(gen_options(g)?, &mut out).map_err(Failure::Output)
+    }
+
+    fn validate(v: ValidateArgs, out: &mut Output) -> Result<Verdict, Failure> {
+        kit::validate(v, out, &Self::VALIDATOR)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -102,52 +110,17 @@ impl Puzzle for Sultan {
 }
 
 #[cfg(unix)]
-impl super::stress::Subject for Sultan {
-    type Case = sultan::Board;
+impl super::stress::Stressed for Sultan {
     type Judging = super::stress::ExactJudging;
-    const NAME: &'static str = "sultan";
-    const CASE: &'static str = "board";
-    const STRESS_GEN: &'static [&'static str] = &[
-        "--cases 1",
-        "--cases 2 --weights 1-9",
-        "--cases 3 --kind distinct",
-        "--cases 2 --kind extreme",
-        "--cases 2 --kind ties",
-        "--cases 4",
-    ];
+    type Subject = sultan::stress::Sultan;
 
-    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-        kit::generated::<Self>(words, seed)
+    fn subject(judging: &Self::Judging) -> sultan::stress::Sultan {
+        sultan::stress::Sultan {
+            tolerance: judging.tolerance,
+        }
     }
 
-    fn valid(input: &[u8]) -> bool {
-        kit::valid(&Self::VALIDATOR, input)
-    }
-
-    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
-        let mut out = Vec::new();
-        sultan::run(input, &mut out, &Options::default()).map_err(|e| e.to_string())?;
-        Ok(out)
-    }
-
-    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
-        let scanner = chess_puzzles::input::Scanner::new(input);
-        super::stress::read_all(sultan::Reader::new(scanner).map_err(|e| e.to_string())?)
-    }
-
-    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
-        generator::write_input(cases).into_bytes()
-    }
-
-    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
-        generator::smaller(case)
-    }
-
-    fn measure(cases: &[Self::Case]) -> Option<String> {
-        let most = cases
-            .iter()
-            .flat_map(|b| b.weights.iter().flatten())
-            .max()?;
-        Some(format!("weights up to {most}"))
+    fn gen_options(words: &[String], _: &Self::Judging) -> Result<GenOptions, Failure> {
+        super::stress::parse_gen(words, gen_options)
     }
 }

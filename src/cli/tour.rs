@@ -2,12 +2,11 @@
 
 use std::io::Write;
 
-use chess_puzzles::error::plural;
 use chess_puzzles::tour::generator::{self, GenOptions, Kind, Knights};
 use chess_puzzles::tour::{self, Options};
 
 use super::io::{Failure, Output, Verdict};
-use super::kit::{self, CheckArgs, Puzzle, Seed, Validator};
+use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
 use super::solve::SolveArgs;
 
 /// The arguments of `chess-puzzles tour`.
@@ -51,10 +50,21 @@ fn density(text: &str) -> Result<f64, String> {
     }
 }
 
+fn gen_options(g: GenArgs) -> GenOptions {
+    GenOptions {
+        seed: g.seed.seed,
+        scenarios: g.cases,
+        knights: g.knights,
+        pawns: g.pawns,
+        kind: g.kind,
+    }
+}
+
 impl Puzzle for Tour {
     type Solve = SolveArgs;
     type Gen = GenArgs;
     type Check = Check;
+    type Validate = ValidateArgs;
 
     const VALIDATOR: Validator = Validator {
         case: "scenario",
@@ -68,14 +78,11 @@ impl Puzzle for Tour {
     }
 
     fn generate(g: GenArgs, mut out: &mut dyn Write) -> Result<(), Failure> {
-        let options = GenOptions {
-            seed: g.seed.seed,
-            scenarios: g.cases,
-            knights: g.knights,
-            pawns: g.pawns,
-            kind: g.kind,
-        };
-        generator::generate(options, &mut out).map_err(Failure::Output)
+        generator::generate(gen_options(g), &mut out).map_err(Failure::Output)
+    }
+
+    fn validate(v: ValidateArgs, out: &mut Output) -> Result<Verdict, Failure> {
+        kit::validate(v, out, &Self::VALIDATOR)
     }
 
     fn check(c: Check, out: &mut Output) -> Result<Verdict, Failure> {
@@ -84,55 +91,17 @@ impl Puzzle for Tour {
 }
 
 #[cfg(unix)]
-impl super::stress::Subject for Tour {
-    type Case = tour::Scenario;
+impl super::stress::Stressed for Tour {
     type Judging = super::stress::ExactJudging;
-    const NAME: &'static str = "tour";
-    const CASE: &'static str = "scenario";
-    const STRESS_GEN: &'static [&'static str] = &[
-        "--cases 1 --knights 2-5",
-        "--cases 2 --knights 2-5",
-        "--cases 2 --kind fewest",
-        "--cases 2 --kind impossible --knights 2-4",
-        "--cases 2 --kind start-alone --knights 2-4",
-        "--cases 1 --kind crowded --knights 2-4",
-        "--cases 3 --knights 2-6 --pawns 0.2",
-    ];
+    type Subject = tour::stress::Tour;
 
-    fn generate_input(words: &[String], seed: u64) -> Result<Vec<u8>, Failure> {
-        kit::generated::<Self>(words, seed)
+    fn subject(judging: &Self::Judging) -> tour::stress::Tour {
+        tour::stress::Tour {
+            tolerance: judging.tolerance,
+        }
     }
 
-    fn valid(input: &[u8]) -> bool {
-        kit::valid(&Self::VALIDATOR, input)
-    }
-
-    fn reference(input: &[u8], _: &Self::Judging) -> Result<Vec<u8>, String> {
-        let mut out = Vec::new();
-        tour::run(input, &mut out, &Options::default()).map_err(|e| e.to_string())?;
-        Ok(out)
-    }
-
-    fn cases(input: &[u8]) -> Result<Vec<Self::Case>, String> {
-        let scanner = chess_puzzles::input::Scanner::new(input);
-        super::stress::read_all(tour::Reader::new(scanner).map_err(|e| e.to_string())?)
-    }
-
-    fn write_input(cases: &[Self::Case]) -> Vec<u8> {
-        generator::write_input(cases).into_bytes()
-    }
-
-    fn smaller(case: &Self::Case) -> Vec<Self::Case> {
-        generator::smaller(case)
-    }
-
-    fn measure(cases: &[Self::Case]) -> Option<String> {
-        let knights: usize = cases.iter().map(|s| s.knights().len()).sum();
-        let pawns: usize = cases.iter().map(|s| s.pawns().iter().count()).sum();
-        Some(format!(
-            "{}, {}",
-            plural(knights as u64, "knight"),
-            plural(pawns as u64, "pawn")
-        ))
+    fn gen_options(words: &[String], _: &Self::Judging) -> Result<GenOptions, Failure> {
+        super::stress::parse_gen(words, |g| Ok(gen_options(g)))
     }
 }

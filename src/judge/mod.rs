@@ -1,12 +1,18 @@
-//! What problem setters need around a puzzle, independent of any one puzzle: a strict line
-//! reader for validators ([`strict`]), the comparison of an answer with the right one
-//! ([`compare`]), and reproducible random numbers for generators ([`Rng`]).
+//! What problem setters and contestants need around a puzzle, independent of any one puzzle: a
+//! strict line reader for validators ([`strict`]), the comparison of an answer with the right
+//! one ([`compare`]), reproducible random numbers for generators ([`Rng`]), and, on Unix, a
+//! contestant's program run under a judge's limits with every process it starts contained
+//! (`run`), judged on generated inputs or a folder of tests with a failing input shrunk
+//! (`stress`, [`shrink`]) and reported readably ([`report`]).
 
 pub mod compare;
+pub mod report;
 #[cfg(unix)]
 pub mod run;
 pub mod shrink;
 pub mod span;
+#[cfg(unix)]
+pub mod stress;
 pub mod strict;
 
 use std::io::{self, Read};

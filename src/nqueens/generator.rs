@@ -1,5 +1,6 @@
-//! Inputs for `nqueens best`: random weighted boards, the same for the same seed, and the
-//! smaller boards the stress tester shrinks a failing one to.
+//! Inputs for `nqueens best`: random weighted boards, or boards with a planted best placement
+//! (large boards whose answer is proven at once), the same for the same seed, and the smaller
+//! boards the stress tester shrinks a failing one to.
 
 use std::io::{self, Write};
 
@@ -17,8 +18,14 @@ pub struct GenOptions {
     pub boards: u64,
     /// The smallest and the largest side, each drawn uniformly between them (1..=64).
     pub sides: (usize, usize),
-    /// The largest weight; each weight is drawn uniformly from 0 to it.
+    /// The largest weight; each weight is drawn uniformly from 0 to it (see `planted`).
     pub max_weight: u32,
+    /// A best placement planted in each board: the squares of a placement (the closed-form
+    /// one under a random symmetry of the board) weigh the largest weight, every other square
+    /// at most a twentieth of it. No other placement comes near, so the answer is proven at
+    /// once on any side up to 64, where random weights above side 24 or so take the solver
+    /// minutes.
+    pub planted: bool,
 }
 
 /// Writes one input: the count, then per board its side and its rows of weights.
@@ -26,7 +33,7 @@ pub struct GenOptions {
 /// ```
 /// use chess_puzzles::nqueens::generator::{generate, GenOptions};
 ///
-/// let options = GenOptions { seed: 3, boards: 2, sides: (4, 4), max_weight: 9 };
+/// let options = GenOptions { seed: 3, boards: 2, sides: (4, 4), max_weight: 9, planted: false };
 /// let mut out = Vec::new();
 /// generate(options, &mut out).unwrap();
 /// let text = String::from_utf8(out).unwrap();
@@ -40,9 +47,32 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "{}", options.boards)?;
     for _ in 0..options.boards {
         let n = rng.random_range(lo..=hi);
-        let weights: Vec<u32> = (0..n * n)
-            .map(|_| rng.random_range(0..=options.max_weight))
-            .collect();
+        let noise = if options.planted {
+            options.max_weight / 20
+        } else {
+            options.max_weight
+        };
+        let mut weights: Vec<u32> = (0..n * n).map(|_| rng.random_range(0..=noise)).collect();
+        if options.planted {
+            let queens = super::best::closed_form(n);
+            // One of the eight symmetries of the square, at random.
+            let symmetry = rng.random_range(0..8u8);
+            for (col, &row) in queens.iter().enumerate() {
+                let (mut r, mut c) = (usize::from(row), col);
+                if symmetry & 1 != 0 {
+                    r = n - 1 - r;
+                }
+                if symmetry & 2 != 0 {
+                    c = n - 1 - c;
+                }
+                if symmetry & 4 != 0 {
+                    std::mem::swap(&mut r, &mut c);
+                }
+                if let Some(w) = weights.get_mut(r * n + c) {
+                    *w = options.max_weight;
+                }
+            }
+        }
         writeln!(out, "{n}")?;
         for row in weights.chunks(n) {
             let cells: Vec<String> = row.iter().map(u32::to_string).collect();

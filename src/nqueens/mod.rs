@@ -41,6 +41,8 @@ pub mod hungarian;
 mod problem;
 pub mod reader;
 pub mod shard;
+#[cfg(unix)]
+pub mod stress;
 pub mod writer;
 
 use std::io::{self, Read, Write};

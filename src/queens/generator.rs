@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use rand::RngExt;
 
-use super::Solver;
+use super::{Solver, Style};
 use crate::core::{CLASSIC, Square};
 use crate::judge;
 
@@ -26,7 +26,7 @@ pub enum Kind {
 }
 
 /// What to generate.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct GenOptions {
     /// The seed: the same seed and options give the same input.
     pub seed: u64,
@@ -34,19 +34,27 @@ pub struct GenOptions {
     pub cases: u64,
     /// The family.
     pub kind: Kind,
+    /// The layout: the statement's, or UVa 750's (an empty line after the count and before
+    /// every case).
+    pub layout: Style,
 }
 
-/// Writes one input in the statement's exact layout.
+/// Writes one input in the exact layout asked for.
 ///
 /// ```
 /// use chess_puzzles::queens::generator::{generate, GenOptions, Kind};
+/// use chess_puzzles::queens::Style;
 ///
+/// let options = GenOptions { seed: 7, cases: 3, ..GenOptions::default() };
 /// let mut a = Vec::new();
-/// generate(GenOptions { seed: 7, cases: 3, kind: Kind::Random }, &mut a).unwrap();
+/// generate(options, &mut a).unwrap();
 /// let mut b = Vec::new();
-/// generate(GenOptions { seed: 7, cases: 3, kind: Kind::Random }, &mut b).unwrap();
+/// generate(options, &mut b).unwrap();
 /// assert_eq!(a, b);
 /// assert_eq!(String::from_utf8(a).unwrap().lines().count(), 4);
+/// let mut uva = Vec::new();
+/// generate(GenOptions { layout: Style::Uva, ..options }, &mut uva).unwrap();
+/// assert_eq!(String::from_utf8(uva).unwrap().lines().count(), 7);
 /// ```
 pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
     let mut rng = judge::rng(options.seed);
@@ -70,10 +78,14 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
         Kind::Most => in_placements(most),
         _ => squares.clone(),
     };
+    let uva = options.layout == Style::Uva;
     let mut write = |count: u64, pick: &mut dyn FnMut(u64) -> Square| -> io::Result<()> {
         writeln!(out, "{count}")?;
         for i in 0..count {
             let sq = pick(i);
+            if uva {
+                writeln!(out)?;
+            }
             writeln!(out, "{} {}", sq.row + 1, sq.col + 1)?;
         }
         Ok(())
@@ -105,8 +117,26 @@ pub fn generate(options: GenOptions, out: &mut impl Write) -> io::Result<()> {
 /// assert_eq!(write_input(&[Square::new(0, 0), Square::new(7, 2)]), "2\n1 1\n8 3\n");
 /// ```
 pub fn write_input(squares: &[Square]) -> String {
+    write_input_in(squares, Style::Statement)
+}
+
+/// The input of the queries `squares` in the layout `layout`: UVa 750's has an empty line
+/// after the count and before every case.
+///
+/// ```
+/// use chess_puzzles::core::Square;
+/// use chess_puzzles::queens::generator::write_input_in;
+/// use chess_puzzles::queens::Style;
+///
+/// let squares = [Square::new(0, 0), Square::new(7, 2)];
+/// assert_eq!(write_input_in(&squares, Style::Uva), "2\n\n1 1\n\n8 3\n");
+/// ```
+pub fn write_input_in(squares: &[Square], layout: Style) -> String {
     let mut text = format!("{}\n", squares.len());
     for sq in squares {
+        if layout == Style::Uva {
+            text.push('\n');
+        }
         text.push_str(&format!("{} {}\n", sq.row + 1, sq.col + 1));
     }
     text

@@ -17,6 +17,8 @@
 pub mod generator;
 pub mod lookup;
 pub mod reader;
+#[cfg(unix)]
+pub mod stress;
 pub mod validate;
 pub mod writer;
 

@@ -39,6 +39,8 @@ pub mod progress;
 pub mod prove;
 pub mod reader;
 pub mod solver;
+#[cfg(unix)]
+pub mod stress;
 pub mod validate;
 pub mod writer;
 

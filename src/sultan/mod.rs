@@ -17,6 +17,8 @@
 pub mod generator;
 pub mod reader;
 pub mod score;
+#[cfg(unix)]
+pub mod stress;
 pub mod validate;
 pub mod writer;
 

@@ -22,6 +22,8 @@ pub mod generator;
 pub mod layered_bfs;
 pub mod random;
 pub mod reader;
+#[cfg(unix)]
+pub mod stress;
 pub mod validate;
 pub mod writer;
 

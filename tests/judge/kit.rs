@@ -13,7 +13,16 @@ use crate::inputs::validate;
 
 fn queens_input(seed: u64, cases: u64, kind: qgen::Kind) -> Vec<u8> {
     let mut out = Vec::new();
-    qgen::generate(qgen::GenOptions { seed, cases, kind }, &mut out).unwrap();
+    qgen::generate(
+        qgen::GenOptions {
+            seed,
+            cases,
+            kind,
+            ..Default::default()
+        },
+        &mut out,
+    )
+    .unwrap();
     out
 }
 

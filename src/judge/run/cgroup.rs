@@ -1,0 +1,168 @@
+//! A control group (cgroup v2) per run, where one can be made: a folder beside the judge's own
+//! cgroup that the run's first process joins before the program starts, so that every process
+//! of the run is in it whatever it does (a new session, a double fork). It gives the run's
+//! CPU time summed over all its processes (`cpu.stat`), its peak memory when the memory
+//! controller is there (`memory.peak`), and a way to kill them all at once (`cgroup.kill`).
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The folder under which the runs' cgroups are made: the judge's own cgroup, when it can
+/// hold a new cgroup that the judge can move a process into; found once.
+fn base() -> Option<&'static Path> {
+    static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BASE.get_or_init(find_base).as_deref()
+}
+
+fn find_base() -> Option<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let relative = own.lines().find_map(|l| l.strip_prefix("0::"))?.to_string();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    // mountinfo: id parent major:minor root mount-point options ... - fstype source options
+    let mount = mounts.lines().find_map(|line| {
+        let (left, right) = line.split_once(" - ")?;
+        if right.split_whitespace().next()? != "cgroup2" {
+            return None;
+        }
+        left.split_whitespace().nth(4).map(str::to_string)
+    })?;
+    let base = PathBuf::from(mount).join(relative.trim_start_matches('/'));
+    // A trial: make one, move nothing, remove it.
+    let trial = base.join(format!("chess-puzzles-{}-probe", std::process::id()));
+    std::fs::create_dir(&trial).ok()?;
+    let usable = trial.join("cgroup.procs").exists() && trial.join("cpu.stat").exists();
+    let _ = std::fs::remove_dir(&trial);
+    usable.then_some(base)
+}
+
+/// True when a cgroup can be made for each run.
+pub fn available() -> bool {
+    base().is_some()
+}
+
+/// One run's cgroup. Removed when dropped (once its processes are gone).
+#[derive(Debug)]
+pub struct Cgroup {
+    path: PathBuf,
+}
+
+impl Cgroup {
+    /// Makes a fresh cgroup and opens its `cgroup.procs` for the run's first process to write
+    /// itself into (`0`) before the program starts.
+    pub fn create() -> io::Result<(Cgroup, OwnedFd)> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let base = base().ok_or_else(|| io::Error::other("no cgroup v2 can be made here"))?;
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = base.join(format!("chess-puzzles-{}-{n}", std::process::id()));
+        std::fs::create_dir(&path)?;
+        let cgroup = Cgroup { path };
+        let procs = std::fs::OpenOptions::new()
+            .write(true)
+            .open(cgroup.path.join("cgroup.procs"))?;
+        Ok((cgroup, procs.into()))
+    }
+
+    /// The cgroup's folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The CPU time of every process that is or was in the cgroup.
+    pub fn cpu(&self) -> Option<Duration> {
+        let text = read_small(&self.path.join("cpu.stat"))?;
+        let usec = text
+            .lines()
+            .find_map(|l| l.strip_prefix("usage_usec "))?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
+    }
+
+    /// The time during which a process of the cgroup was ready to run but waited for a core
+    /// (`cpu.pressure`, "some"), where the kernel tells it.
+    pub fn waiting(&self) -> Option<Duration> {
+        let text = read_small(&self.path.join("cpu.pressure"))?;
+        let some = text.lines().find(|l| l.starts_with("some "))?;
+        let usec = some
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("total="))?
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
+    }
+
+    /// The peak memory of the cgroup, when the memory controller gives it.
+    pub fn peak_memory(&self) -> Option<u64> {
+        read_small(&self.path.join("memory.peak"))?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// The processes in the cgroup now.
+    fn processes(&self) -> Vec<libc::pid_t> {
+        read_small(&self.path.join("cgroup.procs"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+
+    /// Kills every process in the cgroup (`cgroup.kill`, or each process named in
+    /// `cgroup.procs` where the kernel has no `cgroup.kill`).
+    pub fn kill(&self) {
+        let killed = std::fs::OpenOptions::new()
+            .write(true)
+            .open(self.path.join("cgroup.kill"))
+            .and_then(|mut f| f.write_all(b"1"));
+        if killed.is_err() {
+            for pid in self.processes() {
+                // Safety: kill only sends a signal, to a process of this run's cgroup.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// True while a process is in the cgroup.
+    pub fn populated(&self) -> bool {
+        !self.processes().is_empty()
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        // The processes are gone or going: a killed process leaves the cgroup when it is
+        // reaped. Try for a moment, then leave the empty folder behind.
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            if self.populated() {
+                self.kill();
+            }
+            match std::fs::remove_dir(&self.path) {
+                Ok(()) => return,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+                Err(_) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+/// A small file of the kernel's, read whole (at most 64 KiB).
+fn read_small(path: &Path) -> Option<String> {
+    let mut text = String::new();
+    File::open(path)
+        .ok()?
+        .take(64 << 10)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}

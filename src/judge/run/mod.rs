@@ -1,0 +1,1180 @@
+//! Running a contestant's program on one input under a judge's limits, and naming what
+//! happened as a judge does ([`Verdict`]).
+//!
+//! Every process a run starts ends with the run, whatever it does (a new session or process
+//! group, a double fork, signals ignored): [`run`] starts a keeper process that holds the run
+//! in a PID namespace where the kernel allows one without privileges (a user namespace), or
+//! is a child subreaper that every orphan of the run comes back to, and puts it in a cgroup v2
+//! of its own where one can be made ([`Layers`], [`Containment`]). The program is the
+//! keeper's child, with its limits set before it executes (`setrlimit`: CPU time, address
+//! space, file size).
+//!
+//! One thread per run does everything, with `poll`: it feeds the input, reads standard
+//! output and standard error, and learns from the keeper when the program has exited and been
+//! reaped. The verdict is made from what the program wrote before that moment: a process it
+//! left behind that holds its standard output open is killed with the rest, and cannot turn a
+//! right answer into a wrong one nor make the run wait. No thread and no descriptor outlives
+//! the run.
+//!
+//! Limits: the CPU time decides the time limit (`TLE`), watched while the program runs, so
+//! that a program under its limit is never stopped because other runs share the cores. The
+//! wall clock only stops a program that waits or sleeps: past [`Limits::wall`], a run that
+//! was running or ready to run (waiting for a core) less than a quarter of the last second
+//! is stopped, "idle too long" (`ILE`). Time spent waiting for a core counts as activity, so
+//! the load of the machine cannot make a computing program idle.
+//!
+//! It is the user's own program: this is containment, not a security sandbox (the program
+//! runs as the user, with the user's files and network). Unix only; the namespace, the
+//! subreaper and the cgroup are Linux's, elsewhere a process group.
+//!
+//! ```no_run
+//! use chess_puzzles::judge::run::{run, Containment, Limits, Program};
+//!
+//! let program = Program::new("cat", Vec::<String>::new()).resolve().unwrap();
+//! let layers = Containment::Auto.layers().unwrap();
+//! let outcome = run(&program, b"1\n1 1\n", &Limits::default(), &layers, None).unwrap();
+//! assert_eq!(outcome.stdout, b"1\n1 1\n");
+//! assert!(outcome.limit_verdict(&Limits::default()).is_none());
+//! ```
+
+mod cgroup;
+#[cfg(target_os = "linux")]
+mod procfs;
+mod program;
+mod spawn;
+mod stderr;
+
+use std::fmt;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub use program::{Program, Resolved, StartError};
+pub use stderr::error_line;
+
+/// How often a running program is looked at for its limits and a request to stop.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How much of standard error is kept: its first and its last half of this.
+pub const STDERR_KEPT: usize = 64 * 1024;
+
+/// The share of the time, running or ready to run, below which a run past its wall-clock limit
+/// counts as idle.
+const BUSY_SHARE: f64 = 0.25;
+
+/// A judge's limits on one run.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Limits {
+    /// CPU time (user and system) of the program and the processes it started: over it, the
+    /// run is stopped and judged time limit exceeded. The kernel also stops each process at
+    /// the next whole second above it (`RLIMIT_CPU`).
+    pub cpu: Duration,
+    /// The idle limit: past this much wall-clock time, a run that is not computing (neither
+    /// running nor waiting for a core most of the time) is stopped (idleness limit exceeded).
+    /// A run that computes goes on until its CPU time runs out, whatever the load of the
+    /// machine.
+    pub wall: Duration,
+    /// Address space in bytes (`RLIMIT_AS`), or none.
+    pub memory: Option<u64>,
+    /// Bytes of standard output (and of any file written, `RLIMIT_FSIZE`).
+    pub output: u64,
+}
+
+impl Limits {
+    /// The usual limits for a CPU time `cpu`: the wall-clock (idle) limit twice the CPU time,
+    /// the memory and output limits in MiB.
+    pub fn new(cpu: Duration, memory_mib: Option<u64>, output_mib: u64) -> Limits {
+        Limits {
+            cpu,
+            wall: cpu.saturating_mul(2),
+            memory: memory_mib.map(|m| m.saturating_mul(1 << 20)),
+            output: output_mib.saturating_mul(1 << 20),
+        }
+    }
+
+    /// The wall-clock time after which a run is stopped even while it computes: ten times
+    /// the longer of the two limits, and 10 s more.
+    pub fn hard_wall(&self) -> Duration {
+        self.cpu
+            .max(self.wall)
+            .saturating_mul(10)
+            .saturating_add(Duration::from_secs(10))
+    }
+}
+
+impl Default for Limits {
+    /// 2 s of CPU time (4 s of wall-clock time), 256 MiB of memory, 64 MiB of output.
+    fn default() -> Limits {
+        Limits::new(Duration::from_secs(2), Some(256), 64)
+    }
+}
+
+/// How the runs are held, as asked for.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Containment {
+    /// Everything this machine allows: a PID namespace where one can be made (else a child
+    /// subreaper), and a cgroup v2 where one can be made.
+    #[default]
+    Auto,
+    /// A PID namespace alone (refused where none can be made).
+    Namespace,
+    /// A child subreaper and a cgroup v2 (refused where no cgroup can be made).
+    Cgroup,
+    /// A child subreaper alone: what every Linux allows.
+    Subreaper,
+}
+
+/// What holds the processes of a run, as in force.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+#[non_exhaustive]
+pub struct Layers {
+    /// The keeper is the first process of a new PID namespace: when it exits, the kernel
+    /// kills every process of the run.
+    pub pid_namespace: bool,
+    /// The PID namespace is inside a new user namespace (made without privileges).
+    pub user_namespace: bool,
+    /// The keeper is a child subreaper: orphans of the run become its children, where the
+    /// judge finds and kills them.
+    pub subreaper: bool,
+    /// The run has a cgroup v2 of its own: every process of the run is in it; its CPU time is
+    /// summed over them all, and they are killed together.
+    pub cgroup: bool,
+}
+
+impl Layers {
+    /// The layers' names, for programs: `pid-namespace`, `user-namespace`, `subreaper`,
+    /// `cgroup`, or `process-group` when there is none.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.pid_namespace {
+            names.push("pid-namespace");
+        }
+        if self.user_namespace {
+            names.push("user-namespace");
+        }
+        if self.subreaper {
+            names.push("subreaper");
+        }
+        if self.cgroup {
+            names.push("cgroup");
+        }
+        if names.is_empty() {
+            names.push("process-group");
+        }
+        names
+    }
+}
+
+impl fmt::Display for Layers {
+    /// In words: `a PID namespace (in a user namespace) and a cgroup v2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let first = if self.pid_namespace && self.user_namespace {
+            "a PID namespace (in a user namespace)"
+        } else if self.pid_namespace {
+            "a PID namespace"
+        } else if self.subreaper {
+            "a child subreaper"
+        } else {
+            "a process group"
+        };
+        f.write_str(first)?;
+        if self.cgroup {
+            f.write_str(" and a cgroup v2")?;
+        }
+        Ok(())
+    }
+}
+
+/// A containment that this machine does not allow.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContainmentError {
+    /// No PID namespace can be made (the kernel refuses user namespaces, or a container does).
+    #[error("no PID namespace can be made here (user namespaces are not allowed)")]
+    NoNamespace,
+    /// No cgroup v2 can be made beside the judge's own.
+    #[error(
+        "no cgroup v2 can be made here (none is mounted, or the judge's own cgroup is not writable)"
+    )]
+    NoCgroup,
+    /// Not Linux: a process group is all there is.
+    #[error("only a process group is available on this system")]
+    NotLinux,
+}
+
+/// Which namespaces can be made here, probed once: `Some(user)` when a PID namespace can
+/// (`user`: inside a new user namespace), `None` when none can.
+fn namespace_here() -> Option<bool> {
+    static FOUND: OnceLock<Option<bool>> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if !cfg!(target_os = "linux") {
+            return None;
+        }
+        // A privileged judge makes a PID namespace alone and keeps its own powers; others need
+        // a user namespace around it.
+        // Safety: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        if root && spawn::namespace_works(false) {
+            Some(false)
+        } else if spawn::namespace_works(true) {
+            Some(true)
+        } else {
+            None
+        }
+    })
+}
+
+impl Containment {
+    /// The layers this containment gives on this machine (probed the first time), or why it
+    /// cannot be had.
+    pub fn layers(self) -> Result<Layers, ContainmentError> {
+        if !cfg!(target_os = "linux") {
+            return match self {
+                Containment::Auto => Ok(Layers::default()),
+                _ => Err(ContainmentError::NotLinux),
+            };
+        }
+        let namespace = namespace_here();
+        let cgroup = cgroup::available();
+        match self {
+            Containment::Auto => Ok(Layers {
+                pid_namespace: namespace.is_some(),
+                user_namespace: namespace == Some(true),
+                subreaper: namespace.is_none(),
+                cgroup,
+            }),
+            Containment::Namespace => match namespace {
+                Some(user) => Ok(Layers {
+                    pid_namespace: true,
+                    user_namespace: user,
+                    ..Layers::default()
+                }),
+                None => Err(ContainmentError::NoNamespace),
+            },
+            Containment::Cgroup if cgroup => Ok(Layers {
+                subreaper: true,
+                cgroup: true,
+                ..Layers::default()
+            }),
+            Containment::Cgroup => Err(ContainmentError::NoCgroup),
+            Containment::Subreaper => Ok(Layers {
+                subreaper: true,
+                ..Layers::default()
+            }),
+        }
+    }
+}
+
+/// How the program ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal ended it.
+    Signal(i32),
+}
+
+/// Why a run was ended from outside.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum Killed {
+    /// Its CPU time ran out.
+    CpuTime,
+    /// It was idle past the wall-clock limit (or still running at [`Limits::hard_wall`]).
+    Idle,
+    /// It wrote more than the output limit.
+    Output,
+    /// The caller asked to stop (Ctrl-C).
+    Stopped,
+}
+
+/// What one run of a program did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// How it ended.
+    pub exit: Exit,
+    /// Why it was killed, when it was.
+    pub killed: Option<Killed>,
+    /// CPU time, user and system, of the program and the processes it started (all of them
+    /// with a cgroup; otherwise those reaped before it ended).
+    pub cpu: Duration,
+    /// Wall-clock time from start to end.
+    pub wall: Duration,
+    /// Peak memory in bytes, as the kernel measured it (resident set of the largest process,
+    /// or the cgroup's peak where the memory controller gives it).
+    pub peak_memory: u64,
+    /// What it wrote on standard output before it ended, cut at the output limit.
+    pub stdout: Vec<u8>,
+    /// Its standard error: the first and the last [`STDERR_KEPT`]` / 2` bytes.
+    pub stderr: Vec<u8>,
+}
+
+/// A judge's verdict on one run.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum Verdict {
+    /// Accepted.
+    Accepted,
+    /// Wrong answer.
+    WrongAnswer,
+    /// Presentation error: the right words, laid out wrong.
+    PresentationError,
+    /// Time limit exceeded: CPU time.
+    TimeLimit,
+    /// Idleness limit exceeded: waiting or sleeping past the wall-clock limit.
+    IdleLimit,
+    /// Memory limit exceeded.
+    MemoryLimit,
+    /// Output limit exceeded.
+    OutputLimit,
+    /// Runtime error: a non-zero exit code or a signal.
+    RuntimeError,
+}
+
+impl Verdict {
+    /// The judges' short name: `AC`, `WA`, `PE`, `TLE`, `ILE`, `MLE`, `OLE`, `RE`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "AC",
+            Verdict::WrongAnswer => "WA",
+            Verdict::PresentationError => "PE",
+            Verdict::TimeLimit => "TLE",
+            Verdict::IdleLimit => "ILE",
+            Verdict::MemoryLimit => "MLE",
+            Verdict::OutputLimit => "OLE",
+            Verdict::RuntimeError => "RE",
+        }
+    }
+
+    /// Every verdict, in the order above.
+    pub const ALL: [Verdict; 8] = [
+        Verdict::Accepted,
+        Verdict::WrongAnswer,
+        Verdict::PresentationError,
+        Verdict::TimeLimit,
+        Verdict::IdleLimit,
+        Verdict::MemoryLimit,
+        Verdict::OutputLimit,
+        Verdict::RuntimeError,
+    ];
+}
+
+impl fmt::Display for Verdict {
+    /// The verdict in words: `accepted`, `wrong answer`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Accepted => "accepted",
+            Verdict::WrongAnswer => "wrong answer",
+            Verdict::PresentationError => "presentation error",
+            Verdict::TimeLimit => "time limit exceeded",
+            Verdict::IdleLimit => "idleness limit exceeded",
+            Verdict::MemoryLimit => "memory limit exceeded",
+            Verdict::OutputLimit => "output limit exceeded",
+            Verdict::RuntimeError => "runtime error",
+        })
+    }
+}
+
+/// What runtimes write when an allocation is refused: a program that dies saying one of these
+/// ran out of memory.
+const OUT_OF_MEMORY: [&str; 6] = [
+    "MemoryError",
+    "std::bad_alloc",
+    "memory allocation of",
+    "out of memory",
+    "Cannot allocate memory",
+    "OutOfMemoryError",
+];
+
+impl Outcome {
+    /// The verdict the limits and the way the program ended give, before its output is
+    /// looked at: `None` when it exited with code 0 within every limit (then its output is
+    /// judged), otherwise, in this order: output limit (`OLE`); time limit (`TLE`: over the
+    /// CPU time, or stopped by `SIGXCPU`); idleness (`ILE`: stopped at the wall-clock limit
+    /// while not computing); memory limit (`MLE`: a peak above the limit, or a failed run
+    /// that used at least half of it or that says an allocation was refused); runtime error
+    /// (`RE`: any other non-zero exit code or signal).
+    pub fn limit_verdict(&self, limits: &Limits) -> Option<Verdict> {
+        let failed = self.exit != Exit::Code(0);
+        if self.killed == Some(Killed::Output) || self.exit == Exit::Signal(libc::SIGXFSZ) {
+            return Some(Verdict::OutputLimit);
+        }
+        if self.killed == Some(Killed::CpuTime)
+            || self.cpu > limits.cpu
+            || self.exit == Exit::Signal(libc::SIGXCPU)
+        {
+            return Some(Verdict::TimeLimit);
+        }
+        if self.killed == Some(Killed::Idle) {
+            return Some(Verdict::IdleLimit);
+        }
+        if let Some(memory) = limits.memory {
+            let said = String::from_utf8_lossy(&self.stderr);
+            let refused = OUT_OF_MEMORY.iter().any(|m| said.contains(m));
+            if self.peak_memory > memory || (failed && (self.peak_memory >= memory / 2 || refused))
+            {
+                return Some(Verdict::MemoryLimit);
+            }
+        }
+        failed.then_some(Verdict::RuntimeError)
+    }
+
+    /// The way it ended in words: `exit code 3`, `signal 11 (SIGSEGV)`.
+    pub fn exit_text(&self) -> String {
+        match self.exit {
+            Exit::Code(c) => format!("exit code {c}"),
+            Exit::Signal(s) => match signal_name(s) {
+                Some(name) => format!("signal {s} ({name})"),
+                None => format!("signal {s}"),
+            },
+        }
+    }
+}
+
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => return None,
+    })
+}
+
+/// The runs in progress, so that [`kill_all`] can end them from another thread.
+static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
+
+#[derive(Clone)]
+struct Live {
+    id: u64,
+    keeper: libc::pid_t,
+    program: libc::pid_t,
+    namespace: bool,
+    cgroup: Option<std::path::PathBuf>,
+}
+
+/// Kills every process of every run in progress, at once: for a program that must exit now
+/// (a second Ctrl-C) and must leave nothing behind. The runs themselves then end as killed.
+pub fn kill_all() {
+    let live: Vec<Live> = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
+    for run in &live {
+        if let Some(path) = &run.cgroup {
+            let _ = std::fs::write(path.join("cgroup.kill"), b"1");
+        }
+        kill_program(run.program);
+        if run.namespace {
+            // Safety: kill sends a signal to this run's keeper, the namespace's init.
+            unsafe {
+                libc::kill(run.keeper, libc::SIGKILL);
+            }
+        }
+    }
+    for run in &live {
+        if !run.namespace {
+            sweep(run.keeper, Duration::from_secs(1));
+        }
+    }
+}
+
+/// Kills the program and its process group.
+fn kill_program(pid: libc::pid_t) {
+    if pid > 0 {
+        // Safety: kill only sends signals, to the program's group and to the program.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Kills every child of the (subreaper) keeper until it has none, for at most `patience`.
+fn sweep(keeper: libc::pid_t, patience: Duration) {
+    #[cfg(target_os = "linux")]
+    {
+        let until = Instant::now() + patience;
+        loop {
+            let children = procfs::children(keeper);
+            if children.is_empty() || Instant::now() >= until {
+                return;
+            }
+            for child in children {
+                // Safety: kill sends a signal to a child of this run's keeper.
+                unsafe {
+                    libc::kill(child, libc::SIGKILL);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (keeper, patience);
+}
+
+/// The registration of a run in [`LIVE`], removed when dropped.
+struct Registered(u64);
+
+impl Registered {
+    fn new(keeper: libc::pid_t, namespace: bool, cgroup: Option<std::path::PathBuf>) -> Registered {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(Live {
+                id,
+                keeper,
+                program: 0,
+                namespace,
+                cgroup,
+            });
+        }
+        Registered(id)
+    }
+
+    fn set_program(&self, pid: libc::pid_t) {
+        if let Ok(mut live) = LIVE.lock()
+            && let Some(run) = live.iter_mut().find(|r| r.id == self.0)
+        {
+            run.program = pid;
+        }
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|r| r.id != self.0);
+        }
+    }
+}
+
+/// Reads what `fd` holds now (non-blocking) into `sink`, at most `budget` bytes in this call.
+/// Returns false once the pipe is closed (end of file or an error).
+fn read_now(fd: &OwnedFd, budget: usize, mut sink: impl FnMut(&[u8])) -> bool {
+    let mut buffer = [0u8; 1 << 16];
+    let mut taken = 0;
+    while taken < budget {
+        // Safety: read writes at most the buffer's length into the buffer.
+        let n = unsafe { libc::read(fd.as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len()) };
+        if n > 0 {
+            sink(&buffer[..n as usize]);
+            taken += n as usize;
+            continue;
+        }
+        if n == 0 {
+            return false;
+        }
+        return match io::Error::last_os_error().kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => true,
+            _ => false,
+        };
+    }
+    true
+}
+
+/// Runs `program` on `input` under `limits`, held by `layers` (see [`Containment::layers`]),
+/// and returns what it did. `stop`, when raised (Ctrl-C), kills the run at once
+/// ([`Killed::Stopped`]).
+///
+/// Fails only when the program cannot be started (its `execve` fails, the system refuses a
+/// pipe or a process); whatever the program does is an [`Outcome`].
+pub fn run(
+    program: &Resolved,
+    input: &[u8],
+    limits: &Limits,
+    layers: &Layers,
+    stop: Option<&AtomicBool>,
+) -> Result<Outcome, StartError> {
+    let name = || program.program.path.to_string_lossy().into_owned();
+    let io_error = |error: io::Error| StartError::Io {
+        program: name(),
+        error,
+    };
+    let rlimits = rlimits(limits);
+    let started = Instant::now();
+    let mut child = spawn::spawn(program, &rlimits, layers).map_err(io_error)?;
+    let registered = Registered::new(
+        child.keeper,
+        layers.pid_namespace,
+        child.cgroup.as_ref().map(|c| c.path().to_path_buf()),
+    );
+    let mut state = State {
+        out: Vec::new(),
+        err: stderr::Kept::new(STDERR_KEPT),
+        stdout_open: true,
+        stderr_open: true,
+        status_open: true,
+        report: Vec::new(),
+        inner_pid: None,
+        program_pid: 0,
+        exec_error: None,
+        exited: None,
+        killed: None,
+        killed_at: None,
+        samples: vec![(started, Duration::ZERO)],
+        last_cpu: None,
+    };
+    let mut written = 0usize;
+    if input.is_empty() {
+        child.stdin = None;
+    }
+    let mut next_sample = started;
+    while state.status_open && state.exited.is_none() {
+        let mut fds = Vec::with_capacity(4);
+        let mut push = |fd: &OwnedFd, events: libc::c_short| {
+            fds.push(libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events,
+                revents: 0,
+            })
+        };
+        push(&child.status, libc::POLLIN);
+        if state.stdout_open {
+            push(&child.stdout, libc::POLLIN);
+        }
+        if state.stderr_open {
+            push(&child.stderr, libc::POLLIN);
+        }
+        if let Some(stdin) = &child.stdin {
+            push(stdin, libc::POLLOUT);
+        }
+        // Safety: poll reads and writes the array of pollfd it is given, of the length given.
+        let ready = unsafe {
+            libc::poll(
+                fds.as_mut_ptr(),
+                fds.len() as libc::nfds_t,
+                POLL.as_millis() as libc::c_int,
+            )
+        };
+        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return Err(io_error(io::Error::last_os_error()));
+        }
+        if state.stdout_open {
+            state.read_stdout(&child.stdout, limits.output, 4 << 20);
+            if state.killed == Some(Killed::Output) {
+                kill_program(state.program_pid);
+                if state.program_pid == 0 {
+                    kill_keeper(&child, layers);
+                }
+            }
+        }
+        if state.stderr_open {
+            state.stderr_open = read_now(&child.stderr, 1 << 20, |b| state.err.push(b));
+        }
+        if let Some(stdin) = &child.stdin {
+            match feed(stdin, &input[written..]) {
+                Some(n) => {
+                    written += n;
+                    if written == input.len() {
+                        child.stdin = None;
+                    }
+                }
+                None => child.stdin = None,
+            }
+        }
+        state.read_reports(&child.status);
+        if state.exited.is_some() {
+            break;
+        }
+        if state.program_pid == 0 {
+            state.find_program(child.keeper, layers, &registered);
+        }
+        let now = Instant::now();
+        if state.killed.is_none() {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                state.kill(Killed::Stopped, &child, layers);
+            } else if now >= next_sample {
+                next_sample = now + Duration::from_millis(20);
+                state.watch(now, started, limits, &child, layers);
+            }
+        } else if state
+            .killed_at
+            .is_some_and(|t| now.duration_since(t) > Duration::from_secs(2))
+        {
+            // The program does not die (it is stuck in the kernel, or was not found): end the
+            // keeper, and with it the run.
+            kill_keeper(&child, layers);
+        }
+    }
+    let wall = started.elapsed();
+    // Everything the program left behind goes now, before its pipes are drained: what they
+    // hold then is what it wrote.
+    if let Some(cgroup) = &child.cgroup {
+        cgroup.kill();
+    }
+    reap_keeper(&child, layers);
+    drop(registered);
+    if state.stdout_open {
+        state.read_stdout(&child.stdout, limits.output, usize::MAX);
+    }
+    if state.stderr_open {
+        read_now(&child.stderr, usize::MAX, |b| state.err.push(b));
+    }
+    state.read_reports(&child.status);
+    if let Some(errno) = state.exec_error {
+        return Err(io_error(io::Error::from_raw_os_error(errno)));
+    }
+    let cpu_tree = child.cgroup.as_ref().and_then(|c| c.cpu());
+    let peak_tree = child.cgroup.as_ref().and_then(|c| c.peak_memory());
+    drop(child);
+    let (exit, used) = match state.exited {
+        Some((status, used)) => (decode(status), used),
+        // The keeper was killed before it could report (Ctrl-C, a second limit).
+        None => (Exit::Signal(libc::SIGKILL), [0; 3]),
+    };
+    let reaped = Duration::from_micros((used[0].max(0) + used[1].max(0)) as u64);
+    let cpu = [Some(reaped), cpu_tree, state.last_cpu]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or_default();
+    let peak =
+        (used[2].max(0) as u64).saturating_mul(if cfg!(target_os = "macos") { 1 } else { 1024 });
+    Ok(Outcome {
+        exit,
+        killed: state.killed,
+        cpu,
+        wall,
+        peak_memory: peak.max(peak_tree.unwrap_or(0)),
+        stdout: state.out,
+        stderr: state.err.into_bytes(),
+    })
+}
+
+/// The limits set in the program: CPU time (the next whole second above the limit, and one
+/// more for the hard limit, which kills), address space, file size; none above the judge's
+/// own hard limits.
+fn rlimits(limits: &Limits) -> spawn::Rlimits {
+    let hard = |resource: spawn::Resource| {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // Safety: getrlimit writes into the struct it is given.
+        if unsafe { libc::getrlimit(resource, &mut l) } == 0 {
+            l.rlim_max
+        } else {
+            libc::RLIM_INFINITY
+        }
+    };
+    let clamp = |resource, soft: libc::rlim_t, hard_wanted: libc::rlim_t| {
+        let max = hard(resource);
+        (resource, soft.min(max), hard_wanted.min(max))
+    };
+    let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
+    let cpu_seconds = cpu_seconds.max(1) as libc::rlim_t;
+    let memory = limits
+        .memory
+        .map_or(libc::RLIM_INFINITY, |m| m as libc::rlim_t);
+    let file_size = limits.output.saturating_add(1) as libc::rlim_t;
+    [
+        clamp(libc::RLIMIT_CPU, cpu_seconds, cpu_seconds.saturating_add(1)),
+        clamp(libc::RLIMIT_AS, memory, memory),
+        clamp(libc::RLIMIT_FSIZE, file_size, file_size),
+    ]
+}
+
+/// Writes what `stdin` takes now of `rest`: the bytes written, or `None` once the program
+/// closed its standard input.
+fn feed(stdin: &OwnedFd, rest: &[u8]) -> Option<usize> {
+    if rest.is_empty() {
+        return Some(0);
+    }
+    let chunk = &rest[..rest.len().min(1 << 16)];
+    // Safety: write reads at most the chunk's length from the chunk.
+    let n = unsafe { libc::write(stdin.as_raw_fd(), chunk.as_ptr().cast(), chunk.len()) };
+    if n >= 0 {
+        return Some(n as usize);
+    }
+    match io::Error::last_os_error().kind() {
+        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Some(0),
+        _ => None,
+    }
+}
+
+fn decode(status: i64) -> Exit {
+    let status = status as libc::c_int;
+    if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    }
+}
+
+/// Kills the keeper itself (and, in a namespace, the whole run with it).
+fn kill_keeper(child: &spawn::Child, layers: &Layers) {
+    if let Some(cgroup) = &child.cgroup {
+        cgroup.kill();
+    }
+    if !layers.pid_namespace {
+        sweep(child.keeper, Duration::from_millis(200));
+    }
+    // Safety: kill sends a signal to this run's keeper.
+    unsafe {
+        libc::kill(child.keeper, libc::SIGKILL);
+    }
+}
+
+/// Ends the keeper once the program is gone: in a namespace the keeper exits by itself and the
+/// kernel kills the rest; otherwise every child of the keeper is killed until it has none and
+/// exits. Then the keeper is reaped.
+fn reap_keeper(child: &spawn::Child, layers: &Layers) {
+    let reaped = |blocking: bool| {
+        let mut status = 0;
+        loop {
+            let flags = if blocking { 0 } else { libc::WNOHANG };
+            // Safety: waitpid writes the status of this run's keeper.
+            let r = unsafe { libc::waitpid(child.keeper, &mut status, flags) };
+            if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return r != 0;
+        }
+    };
+    if layers.pid_namespace {
+        reaped(true);
+        return;
+    }
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        if reaped(false) {
+            return;
+        }
+        if Instant::now() >= until {
+            // Safety: kill sends a signal to this run's keeper.
+            unsafe {
+                libc::kill(child.keeper, libc::SIGKILL);
+            }
+            reaped(true);
+            return;
+        }
+        sweep(child.keeper, Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Where a run stands, for its loop.
+struct State {
+    out: Vec<u8>,
+    err: stderr::Kept,
+    stdout_open: bool,
+    stderr_open: bool,
+    status_open: bool,
+    /// Bytes of the keeper's reports not yet whole.
+    report: Vec<u8>,
+    inner_pid: Option<libc::pid_t>,
+    /// The program's pid as the judge sees it (0: not known yet).
+    program_pid: libc::pid_t,
+    exec_error: Option<i32>,
+    exited: Option<(i64, [i64; 3])>,
+    killed: Option<Killed>,
+    killed_at: Option<Instant>,
+    /// `(time, activity)` of the run, sampled while it runs, the last second of them: the
+    /// activity is the CPU time and the time spent waiting for a core.
+    samples: Vec<(Instant, Duration)>,
+    last_cpu: Option<Duration>,
+}
+
+impl State {
+    fn read_stdout(&mut self, fd: &OwnedFd, limit: u64, budget: usize) {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let mut over = false;
+        self.stdout_open = read_now(fd, budget, |bytes| {
+            let room = limit.saturating_sub(self.out.len());
+            self.out.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            over |= bytes.len() > room;
+        });
+        if over {
+            self.stdout_open = false;
+            if self.killed.is_none() {
+                self.killed = Some(Killed::Output);
+                self.killed_at = Some(Instant::now());
+            }
+        }
+    }
+
+    fn read_reports(&mut self, fd: &OwnedFd) {
+        if !self.status_open {
+            return;
+        }
+        let report = &mut self.report;
+        self.status_open = read_now(fd, usize::MAX, |b| report.extend_from_slice(b));
+        while self.report.len() >= spawn::MESSAGE_BYTES {
+            let mut message = [0i64; 6];
+            for (i, word) in message.iter_mut().enumerate() {
+                let mut bytes = [0u8; 8];
+                bytes.copy_from_slice(&self.report[i * 8..i * 8 + 8]);
+                *word = i64::from_ne_bytes(bytes);
+            }
+            self.report.drain(..spawn::MESSAGE_BYTES);
+            match message[0] {
+                spawn::STARTED => self.inner_pid = Some(message[1] as libc::pid_t),
+                spawn::EXEC_FAILED | spawn::SETUP_FAILED => {
+                    self.exec_error = Some(message[1] as i32);
+                }
+                spawn::EXITED => {
+                    self.exited = Some((message[1], [message[3], message[4], message[5]]));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Finds the program's pid as the judge sees it: the keeper's report outside a namespace,
+    /// the keeper's child with that pid inside one otherwise.
+    fn find_program(&mut self, keeper: libc::pid_t, layers: &Layers, registered: &Registered) {
+        let Some(inner) = self.inner_pid else {
+            return;
+        };
+        #[cfg(target_os = "linux")]
+        let found = if layers.pid_namespace {
+            procfs::outer_pid(keeper, inner)
+        } else {
+            Some(inner)
+        };
+        #[cfg(not(target_os = "linux"))]
+        let found = {
+            let _ = (keeper, layers);
+            Some(inner)
+        };
+        if let Some(pid) = found {
+            self.program_pid = pid;
+            registered.set_program(pid);
+        }
+    }
+
+    fn kill(&mut self, why: Killed, child: &spawn::Child, layers: &Layers) {
+        self.killed = Some(why);
+        self.killed_at = Some(Instant::now());
+        if self.program_pid > 0 {
+            kill_program(self.program_pid);
+        } else {
+            kill_keeper(child, layers);
+        }
+    }
+
+    /// The run's CPU time now, and its activity (the CPU time and the time spent waiting for
+    /// a core): the cgroup's, or the program's process tree's.
+    fn cpu_now(&self, child: &spawn::Child) -> Option<(Duration, Duration)> {
+        if let Some(cgroup) = &child.cgroup
+            && let Some(cpu) = cgroup.cpu()
+        {
+            return Some((cpu, cpu + cgroup.waiting().unwrap_or_default()));
+        }
+        #[cfg(target_os = "linux")]
+        if self.program_pid > 0 {
+            let cpu = procfs::tree_cpu(self.program_pid)?;
+            return Some((cpu, cpu + procfs::tree_waiting(self.program_pid)));
+        }
+        None
+    }
+
+    /// The limits, looked at while the program runs.
+    fn watch(
+        &mut self,
+        now: Instant,
+        started: Instant,
+        limits: &Limits,
+        child: &spawn::Child,
+        layers: &Layers,
+    ) {
+        let measured = self.cpu_now(child);
+        let activity = measured.map(|m| m.1);
+        if let Some((cpu, activity)) = measured {
+            self.last_cpu = Some(cpu);
+            self.samples.push((now, activity));
+            let keep_from = now.checked_sub(Duration::from_secs(1)).unwrap_or(started);
+            let first_kept = self
+                .samples
+                .iter()
+                .position(|&(t, _)| t >= keep_from)
+                .unwrap_or(0);
+            // Keep one sample at least a second old, to measure the last second against.
+            self.samples.drain(..first_kept.saturating_sub(1));
+            if cpu > limits.cpu {
+                self.kill(Killed::CpuTime, child, layers);
+                return;
+            }
+        }
+        let elapsed = now.duration_since(started);
+        if elapsed >= limits.hard_wall() {
+            self.kill(Killed::Idle, child, layers);
+            return;
+        }
+        if elapsed < limits.wall {
+            return;
+        }
+        // The share of the last second (or of the run so far) it was running or ready to run.
+        let busy = match (self.samples.first(), activity) {
+            (Some(&(then, active_then)), Some(active)) if now > then => {
+                let share = (active.saturating_sub(active_then)).as_secs_f64()
+                    / now.duration_since(then).as_secs_f64();
+                share >= BUSY_SHARE
+            }
+            // Its CPU time cannot be measured here: the wall-clock limit decides alone.
+            _ => false,
+        };
+        if !busy {
+            self.kill(Killed::Idle, child, layers);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Resolved {
+        Program::new("sh", vec!["-c", script]).resolve().unwrap()
+    }
+
+    fn limits() -> Limits {
+        Limits::new(Duration::from_millis(500), Some(256), 1)
+    }
+
+    /// Every containment this machine allows.
+    fn every_layers() -> Vec<Layers> {
+        [
+            Containment::Auto,
+            Containment::Namespace,
+            Containment::Cgroup,
+            Containment::Subreaper,
+        ]
+        .into_iter()
+        .filter_map(|c| c.layers().ok())
+        .collect()
+    }
+
+    fn go(script: &str, input: &[u8], limits: &Limits, layers: &Layers) -> Outcome {
+        run(&sh(script), input, limits, layers, None).unwrap()
+    }
+
+    #[test]
+    fn output_comes_back_and_a_clean_exit_has_no_limit_verdict() {
+        for layers in every_layers() {
+            let o = go("cat; echo done", b"abc\n", &limits(), &layers);
+            assert_eq!(o.stdout, b"abc\ndone\n", "{layers}");
+            assert_eq!(o.exit, Exit::Code(0));
+            assert_eq!(o.limit_verdict(&limits()), None);
+        }
+    }
+
+    #[test]
+    fn exit_codes_and_signals_are_runtime_errors() {
+        for layers in every_layers() {
+            let o = go("exit 3", b"", &limits(), &layers);
+            assert_eq!(o.exit, Exit::Code(3));
+            assert_eq!(o.limit_verdict(&limits()), Some(Verdict::RuntimeError));
+            let o = go("kill -SEGV $$", b"", &limits(), &layers);
+            assert_eq!(o.exit, Exit::Signal(libc::SIGSEGV), "{layers}");
+            assert_eq!(o.exit_text(), "signal 11 (SIGSEGV)");
+            assert_eq!(o.limit_verdict(&limits()), Some(Verdict::RuntimeError));
+        }
+    }
+
+    #[test]
+    fn a_sleeper_is_idle_too_long_and_killed_with_its_children() {
+        for layers in every_layers() {
+            let started = Instant::now();
+            let o = go("sleep 30 & sleep 30", b"", &limits(), &layers);
+            assert!(started.elapsed() < Duration::from_secs(3), "{layers}");
+            assert_eq!(o.killed, Some(Killed::Idle));
+            assert_eq!(o.limit_verdict(&limits()), Some(Verdict::IdleLimit));
+        }
+    }
+
+    #[test]
+    fn a_busy_loop_is_a_time_limit_by_cpu_time() {
+        for layers in every_layers() {
+            let o = go("while :; do :; done", b"", &limits(), &layers);
+            assert_eq!(o.killed, Some(Killed::CpuTime), "{layers}");
+            assert!(o.cpu >= Duration::from_millis(500), "{:?}", o.cpu);
+            assert!(o.wall < Duration::from_secs(3), "{:?}", o.wall);
+            assert_eq!(o.limit_verdict(&limits()), Some(Verdict::TimeLimit));
+        }
+    }
+
+    #[test]
+    fn a_detached_child_holding_stdout_neither_stalls_nor_spoils_the_output() {
+        for layers in every_layers() {
+            let started = Instant::now();
+            let o = go(
+                "echo answer; setsid sh -c 'sleep 30' & echo more",
+                b"",
+                &limits(),
+                &layers,
+            );
+            assert!(
+                started.elapsed() < Duration::from_millis(900),
+                "{layers}: {:?}",
+                started.elapsed()
+            );
+            assert_eq!(o.stdout, b"answer\nmore\n", "{layers}");
+            assert_eq!(o.limit_verdict(&limits()), None);
+        }
+    }
+
+    #[test]
+    fn a_flood_of_output_is_cut_at_the_limit() {
+        for layers in every_layers() {
+            let o = go("yes", b"", &limits(), &layers);
+            assert_eq!(o.stdout.len(), 1 << 20);
+            assert_eq!(o.killed, Some(Killed::Output), "{layers}");
+            assert_eq!(o.limit_verdict(&limits()), Some(Verdict::OutputLimit));
+        }
+    }
+
+    #[test]
+    fn a_program_that_never_reads_a_large_input_does_not_block_the_run() {
+        let input = vec![b'x'; 4 << 20];
+        for layers in every_layers() {
+            let o = go("echo ok", &input, &limits(), &layers);
+            assert_eq!(o.stdout, b"ok\n");
+            assert_eq!(o.limit_verdict(&limits()), None);
+            let o = go("wc -c", &input, &limits(), &layers);
+            assert_eq!(o.stdout, b"4194304\n", "{layers}");
+        }
+    }
+
+    #[test]
+    fn a_program_that_cannot_execute_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone");
+        std::fs::write(&path, "#!/bin/sh\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let resolved = Program::new(&path, Vec::<String>::new()).resolve().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let layers = Containment::Auto.layers().unwrap();
+        let e = run(&resolved, b"", &limits(), &layers, None).unwrap_err();
+        assert!(
+            matches!(&e, StartError::Io { error, .. } if error.kind() == io::ErrorKind::NotFound),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_raised_stop_kills_the_program() {
+        let stop = AtomicBool::new(true);
+        for layers in every_layers() {
+            let o = run(&sh("sleep 30"), b"", &limits(), &layers, Some(&stop)).unwrap();
+            assert_eq!(o.killed, Some(Killed::Stopped));
+        }
+    }
+
+    #[test]
+    fn the_subreaper_is_always_there_on_linux() {
+        if cfg!(target_os = "linux") {
+            let layers = Containment::Subreaper.layers().unwrap();
+            assert!(layers.subreaper && !layers.pid_namespace && !layers.cgroup);
+            assert_eq!(layers.to_string(), "a child subreaper");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! What `/proc` tells about a run's processes (Linux): the children of a process, the outer
+//! pid of the program in a PID namespace, the CPU time of a process tree.
+
+use std::io::Read;
+use std::time::Duration;
+
+/// The most processes of a tree looked at for its CPU time.
+const MAX_TREE: usize = 256;
+
+/// A small file of `/proc`, read whole (at most 64 KiB).
+fn read(path: &str) -> Option<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(64 << 10)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// The fields of `/proc/PID/stat` after the command name (which may hold spaces and
+/// parentheses), as numbers: field N of the manual page is index N - 3 (the state, field 3,
+/// reads as 0).
+fn stat_fields(pid: libc::pid_t) -> Option<Vec<i64>> {
+    let text = read(&format!("/proc/{pid}/stat"))?;
+    let (_, rest) = text.rsplit_once(')')?;
+    Some(
+        rest.split_whitespace()
+            .map(|f| f.parse().unwrap_or(0))
+            .collect(),
+    )
+}
+
+/// The children of `pid`: from `/proc/PID/task/PID/children` where the kernel has it,
+/// otherwise from the parent pid of every process.
+pub fn children(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    if let Some(text) = read(&format!("/proc/{pid}/task/{pid}/children")) {
+        return text
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+    }
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        // Field 4 of stat, the parent pid, is index 1 here.
+        .filter(|&p| stat_fields(p).and_then(|f| f.get(1).copied()) == Some(i64::from(pid)))
+        .collect()
+}
+
+/// The program's pid outside the PID namespace whose first process is `keeper`: the child of
+/// the keeper whose pid inside the namespace is `inner`.
+pub fn outer_pid(keeper: libc::pid_t, inner: libc::pid_t) -> Option<libc::pid_t> {
+    children(keeper).into_iter().find(|&child| {
+        read(&format!("/proc/{child}/status")).is_some_and(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("NSpid:"))
+                .and_then(|ids| ids.split_whitespace().last())
+                .and_then(|id| id.parse::<libc::pid_t>().ok())
+                == Some(inner)
+        })
+    })
+}
+
+/// The time the threads of `pid` and of its living descendants have spent ready to run but
+/// waiting for a core (`/proc/PID/task/TID/schedstat`, where the kernel has it).
+pub fn tree_waiting(pid: libc::pid_t) -> Duration {
+    let mut total = 0u64;
+    let mut todo = vec![pid];
+    let mut seen = 0;
+    while let Some(p) = todo.pop() {
+        seen += 1;
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
+            for task in tasks.filter_map(Result::ok).take(MAX_TREE) {
+                let path = task.path().join("schedstat");
+                if let Some(text) = read(&path.to_string_lossy()) {
+                    total += text
+                        .split_whitespace()
+                        .nth(1)
+                        .and_then(|w| w.parse::<u64>().ok())
+                        .unwrap_or(0);
+                }
+            }
+        }
+        if seen < MAX_TREE {
+            todo.extend(children(p));
+        }
+    }
+    Duration::from_nanos(total)
+}
+
+/// The CPU time, user and system, of `pid`'s threads, of the children it reaped, and of its
+/// living descendants (at most [`MAX_TREE`] processes); `None` when `pid` is gone.
+pub fn tree_cpu(pid: libc::pid_t) -> Option<Duration> {
+    // Safety: sysconf only reads a constant of the system.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let mut total = 0u64;
+    let mut todo = vec![pid];
+    let mut seen = 0;
+    let mut first = true;
+    while let Some(p) = todo.pop() {
+        seen += 1;
+        // utime, stime, cutime, cstime: fields 14..=17, indices 11..=14 here.
+        match stat_fields(p) {
+            Some(f) => {
+                total += f
+                    .iter()
+                    .skip(11)
+                    .take(4)
+                    .map(|&t| t.max(0) as u64)
+                    .sum::<u64>()
+            }
+            None if first => return None,
+            None => {}
+        }
+        first = false;
+        if seen < MAX_TREE {
+            todo.extend(children(p));
+        }
+    }
+    Some(Duration::from_micros(total * 1_000_000 / ticks))
+}

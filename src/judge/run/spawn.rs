@@ -1,0 +1,481 @@
+//! Starting one run: a keeper process, then the program as the keeper's child.
+//!
+//! The keeper is started with a raw `clone` (a `fork`, in a new PID namespace when the run
+//! has one), so between the clone and the program's `execve` only async-signal-safe system
+//! calls run, on data prepared before the clone: nothing allocates, nothing locks.
+//!
+//! - In a PID namespace the keeper is the namespace's first process (its `init`): every
+//!   process of the run, whatever it does, is in the namespace, and when the keeper exits the
+//!   kernel kills them all. The keeper also dies with the thread that started it
+//!   (`PR_SET_PDEATHSIG`), so the judge killed takes the namespace with it.
+//! - Otherwise the keeper is a child subreaper (`PR_SET_CHILD_SUBREAPER`, Linux): a process
+//!   of the run whose parent ends becomes the keeper's child rather than `init`'s, so that the
+//!   judge finds each one as a child of the keeper (see `sweep`) and kills it.
+//! - With a cgroup, the keeper joins it before the program starts.
+//!
+//! The keeper reports to the judge on a pipe (the run's fd 3 until the program's `execve`
+//! closes it): the program's pid, a failed `execve`, and, once it has reaped the program, its
+//! wait status and resource use.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use super::Layers;
+use super::cgroup::Cgroup;
+use super::program::Resolved;
+
+/// A message of the keeper: `[kind, a, b, user µs, system µs, peak KiB]`.
+pub(super) type Message = [i64; 6];
+/// The size of a message in bytes (well below `PIPE_BUF`: each write is atomic).
+pub(super) const MESSAGE_BYTES: usize = std::mem::size_of::<Message>();
+
+/// The program started: `a` its pid as the keeper sees it.
+pub(super) const STARTED: i64 = 1;
+/// The program's `execve` failed: `a` the `errno`.
+pub(super) const EXEC_FAILED: i64 = 2;
+/// Setting the run up failed: `a` the `errno`, `b` the step.
+pub(super) const SETUP_FAILED: i64 = 3;
+/// The program was reaped: `a` its wait status; the times and peak memory are its own and
+/// those of every process of the run reaped before it.
+pub(super) const EXITED: i64 = 4;
+
+/// The resource limits set in the program before it executes: `(resource, soft, hard)`.
+pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 3];
+
+/// The type of the resource names of `setrlimit`, which differs between C libraries.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(super) type Resource = libc::__rlimit_resource_t;
+/// The type of the resource names of `setrlimit`, which differs between C libraries.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(super) type Resource = libc::c_int;
+
+/// A started run, seen from the judge.
+pub(super) struct Child {
+    /// The keeper's pid.
+    pub keeper: libc::pid_t,
+    /// The write end of the program's standard input.
+    pub stdin: Option<OwnedFd>,
+    /// The read end of its standard output.
+    pub stdout: OwnedFd,
+    /// The read end of its standard error.
+    pub stderr: OwnedFd,
+    /// The read end of the keeper's reports.
+    pub status: OwnedFd,
+    /// The run's cgroup, when it has one.
+    pub cgroup: Option<Cgroup>,
+}
+
+/// A pipe, both ends closed on `execve`: `(read, write)`.
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    #[cfg(target_os = "linux")]
+    // Safety: pipe2 writes two descriptors into the array it is given.
+    let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    #[cfg(not(target_os = "linux"))]
+    // Safety: pipe writes two descriptors into the array it is given.
+    let r = unsafe { libc::pipe(fds.as_mut_ptr()) };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // Safety: both descriptors were just made and belong to nobody else.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    #[cfg(not(target_os = "linux"))]
+    for fd in [&read, &write] {
+        // Safety: fcntl sets a flag of a descriptor this function owns.
+        unsafe {
+            libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
+    Ok((read, write))
+}
+
+/// Makes `fd` non-blocking.
+pub(super) fn set_nonblocking(fd: &OwnedFd) -> io::Result<()> {
+    // Safety: fcntl reads and sets the flags of a descriptor the caller owns.
+    unsafe {
+        let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// `fork`, or on Linux a `clone` with the namespace flags `flags`, as a raw system call (no
+/// handler of the C library runs in the child). Returns 0 in the child.
+///
+/// # Safety
+///
+/// The child may only make async-signal-safe calls until it executes or exits.
+unsafe fn raw_fork(flags: libc::c_int) -> libc::pid_t {
+    #[cfg(target_os = "linux")]
+    // Safety: a clone without CLONE_VM is a fork; the child runs on a copy of this stack.
+    unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            libc::c_long::from(flags | libc::SIGCHLD),
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        ) as libc::pid_t
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = flags;
+        // Safety: the caller keeps to async-signal-safe calls in the child.
+        unsafe { libc::fork() }
+    }
+}
+
+/// The user and group maps a keeper in a new user namespace writes: the judge's own ids,
+/// mapped to themselves.
+pub(super) struct UserMaps {
+    uid: Vec<u8>,
+    gid: Vec<u8>,
+}
+
+impl UserMaps {
+    /// The maps of the calling user.
+    pub(super) fn own() -> UserMaps {
+        // Safety: getuid and getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        UserMaps {
+            uid: format!("{uid} {uid} 1\n").into_bytes(),
+            gid: format!("{gid} {gid} 1\n").into_bytes(),
+        }
+    }
+
+    /// Writes the maps of the calling process (in the child: async-signal-safe). False when
+    /// the kernel refused them.
+    ///
+    /// # Safety
+    ///
+    /// Only system calls: callable between a fork and an exec.
+    unsafe fn write(&self) -> bool {
+        // Safety: only open, write and close on constant paths and prepared bytes.
+        unsafe {
+            write_file(c"/proc/self/setgroups", b"deny");
+            write_file(c"/proc/self/uid_map", &self.uid)
+                && write_file(c"/proc/self/gid_map", &self.gid)
+        }
+    }
+}
+
+/// Writes `bytes` to the file `path` in one `write`.
+///
+/// # Safety
+///
+/// Only system calls: callable between a fork and an exec.
+unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> bool {
+    // Safety: open, write and close on a constant path and a slice that outlives the calls.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return false;
+        }
+        let ok = libc::write(fd, bytes.as_ptr().cast(), bytes.len()) == bytes.len() as isize;
+        libc::close(fd);
+        ok
+    }
+}
+
+/// Whether a PID namespace (with `user`, in a new user namespace too) can be made here: a
+/// trial keeper that only sets itself up and exits.
+pub(super) fn namespace_works(user: bool) -> bool {
+    let maps = UserMaps::own();
+    let flags = namespace_flags(true, user);
+    // Safety: the child makes only system calls (write_file) and exits.
+    let pid = unsafe { raw_fork(flags) };
+    if pid == 0 {
+        // Safety: async-signal-safe calls only, then _exit.
+        unsafe {
+            let ok = !user || maps.write();
+            libc::_exit(if ok { 0 } else { 1 });
+        }
+    }
+    if pid < 0 {
+        return false;
+    }
+    let mut status = 0;
+    // Safety: waitpid writes the status of the child just made.
+    let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+    reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+}
+
+fn namespace_flags(pid_namespace: bool, user_namespace: bool) -> libc::c_int {
+    #[cfg(target_os = "linux")]
+    {
+        let mut flags = 0;
+        if pid_namespace {
+            flags |= libc::CLONE_NEWPID;
+        }
+        if user_namespace {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        flags
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (pid_namespace, user_namespace);
+        0
+    }
+}
+
+/// Everything the keeper and the program need, prepared before the clone.
+struct Plan<'a> {
+    file: &'a CString,
+    argv: &'a [*const libc::c_char],
+    envp: &'a [*const libc::c_char],
+    /// The program's standard input, output and error, and the report pipe.
+    fds: [RawFd; 4],
+    cgroup_procs: Option<RawFd>,
+    maps: Option<&'a UserMaps>,
+    namespace: bool,
+    subreaper: bool,
+    rlimits: &'a Rlimits,
+    /// The highest descriptor to close when `close_range` is missing.
+    max_fd: libc::c_int,
+}
+
+/// Starts a run of `program` with the limits `rlimits` and the containment `layers`.
+pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> io::Result<Child> {
+    let (stdin_r, stdin_w) = pipe()?;
+    let (stdout_r, stdout_w) = pipe()?;
+    let (stderr_r, stderr_w) = pipe()?;
+    let (status_r, status_w) = pipe()?;
+    let (cgroup, procs) = if layers.cgroup {
+        let (c, p) = Cgroup::create()?;
+        (Some(c), Some(p))
+    } else {
+        (None, None)
+    };
+    let argv: Vec<*const libc::c_char> = program
+        .argv
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let envp: Vec<*const libc::c_char> = program
+        .env
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let maps = layers.user_namespace.then(UserMaps::own);
+    let mut nofile = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // Safety: getrlimit writes into the struct it is given.
+    let max_fd = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut nofile) } == 0 {
+        nofile.rlim_cur.min(1 << 20) as libc::c_int
+    } else {
+        1 << 16
+    };
+    let plan = Plan {
+        file: &program.file,
+        argv: &argv,
+        envp: &envp,
+        fds: [
+            stdin_r.as_raw_fd(),
+            stdout_w.as_raw_fd(),
+            stderr_w.as_raw_fd(),
+            status_w.as_raw_fd(),
+        ],
+        cgroup_procs: procs.as_ref().map(AsRawFd::as_raw_fd),
+        maps: maps.as_ref(),
+        namespace: layers.pid_namespace,
+        subreaper: layers.subreaper,
+        rlimits,
+        max_fd,
+    };
+    let flags = namespace_flags(layers.pid_namespace, layers.user_namespace);
+    // Safety: the child runs `keeper`, which makes only async-signal-safe calls on the
+    // prepared plan and never returns.
+    let pid = unsafe { raw_fork(flags) };
+    if pid == 0 {
+        // Safety: see above.
+        unsafe { keeper(&plan) }
+    }
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    drop((stdin_r, stdout_w, stderr_w, status_w, procs));
+    for fd in [&stdin_w, &stdout_r, &stderr_r, &status_r] {
+        set_nonblocking(fd)?;
+    }
+    Ok(Child {
+        keeper: pid,
+        stdin: Some(stdin_w),
+        stdout: stdout_r,
+        stderr: stderr_r,
+        status: status_r,
+        cgroup,
+    })
+}
+
+/// Sends a message on the report pipe (fd 3).
+///
+/// # Safety
+///
+/// Only a system call: callable between a fork and an exec.
+unsafe fn send(message: &Message) {
+    // Safety: write reads the message, which lives on this stack.
+    unsafe {
+        libc::write(3, message.as_ptr().cast(), MESSAGE_BYTES);
+    }
+}
+
+fn errno() -> i64 {
+    i64::from(io::Error::last_os_error().raw_os_error().unwrap_or(0))
+}
+
+/// The keeper: sets the run up, starts the program, reaps every process that comes to it, and
+/// reports the program's end.
+///
+/// # Safety
+///
+/// Runs in the child of a fork: async-signal-safe calls only.
+unsafe fn keeper(plan: &Plan<'_>) -> ! {
+    // Safety: every call below is a system call on prepared data; the function ends with
+    // _exit.
+    unsafe {
+        #[cfg(target_os = "linux")]
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+        libc::setpgid(0, 0);
+        if let Some(maps) = plan.maps {
+            maps.write();
+        }
+        let mut failed_step = 0;
+        if let Some(fd) = plan.cgroup_procs
+            && libc::write(fd, b"0".as_ptr().cast(), 1) != 1
+        {
+            failed_step = 1;
+        }
+        // The four descriptors to 0..=3, each moved above 3 first so that none overwrites
+        // another.
+        let mut high = [0; 4];
+        for (i, fd) in plan.fds.iter().enumerate() {
+            high[i] = libc::fcntl(*fd, libc::F_DUPFD, 4);
+            if high[i] < 0 {
+                libc::_exit(126);
+            }
+        }
+        for (i, fd) in high.iter().enumerate() {
+            if libc::dup2(*fd, i as libc::c_int) < 0 {
+                libc::_exit(126);
+            }
+        }
+        close_from(4, plan.max_fd);
+        if failed_step != 0 {
+            send(&[SETUP_FAILED, errno(), failed_step, 0, 0, 0]);
+            libc::_exit(126);
+        }
+        // Every signal back to its default and none blocked: the judge's handlers are not the
+        // program's business.
+        for signal in 1..65 {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        #[cfg(target_os = "linux")]
+        if plan.subreaper {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong);
+        }
+        let pid = raw_fork(0);
+        if pid == 0 {
+            program(plan);
+        }
+        if pid < 0 {
+            send(&[SETUP_FAILED, errno(), 2, 0, 0, 0]);
+            libc::_exit(126);
+        }
+        send(&[STARTED, i64::from(pid), 0, 0, 0, 0]);
+        // The program's pipes are its own: the keeper holds none of them open.
+        libc::close(0);
+        libc::close(1);
+        libc::close(2);
+        let mut used = [0i64; 3];
+        let mut program_done = false;
+        loop {
+            let mut status = 0;
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let r = libc::wait4(-1, &mut status, 0, &mut usage);
+            if r < 0 {
+                if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                    continue;
+                }
+                break;
+            }
+            if !program_done {
+                used[0] += usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
+                used[1] += usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
+                used[2] = used[2].max(usage.ru_maxrss as i64);
+            }
+            if r == pid {
+                program_done = true;
+                send(&[EXITED, i64::from(status), 0, used[0], used[1], used[2]]);
+                if plan.namespace {
+                    // The namespace's init exits: the kernel kills every process left in it.
+                    libc::_exit(0);
+                }
+            }
+        }
+        libc::_exit(0)
+    }
+}
+
+/// The program: its own process group, its limits, then `execve`.
+///
+/// # Safety
+///
+/// Runs in the child of a fork: async-signal-safe calls only.
+unsafe fn program(plan: &Plan<'_>) -> ! {
+    // Safety: system calls on prepared data, then execve or _exit.
+    unsafe {
+        libc::setpgid(0, 0);
+        for (i, (resource, soft, hard)) in plan.rlimits.iter().enumerate() {
+            let limit = libc::rlimit {
+                rlim_cur: *soft,
+                rlim_max: *hard,
+            };
+            if libc::setrlimit(*resource, &limit) != 0 {
+                send(&[SETUP_FAILED, errno(), 10 + i as i64, 0, 0, 0]);
+                libc::_exit(127);
+            }
+        }
+        libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::execve(plan.file.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());
+        send(&[EXEC_FAILED, errno(), 0, 0, 0, 0]);
+        libc::_exit(127)
+    }
+}
+
+/// Closes every descriptor from `first` on.
+///
+/// # Safety
+///
+/// Only system calls: callable between a fork and an exec.
+unsafe fn close_from(first: libc::c_int, max_fd: libc::c_int) {
+    // Safety: closing descriptors of this (child) process.
+    unsafe {
+        #[cfg(target_os = "linux")]
+        if libc::syscall(
+            libc::SYS_close_range,
+            first as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        ) == 0
+        {
+            return;
+        }
+        for fd in first..max_fd {
+            libc::close(fd);
+        }
+    }
+}
