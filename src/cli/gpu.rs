@@ -58,37 +58,77 @@ fn quiet_device_select() {
 }
 
 /// Counts side `n` (shard `shard`, or the whole board) on `gpu`, with a progress bar:
-/// `Ok(None)` when `control` said stop.
+/// `Ok(None)` when `control` said stop. With `stats`, says on standard error what the GPU did
+/// (also when the count stopped).
 #[cfg(feature = "gpu")]
 pub fn count(
     gpu: &Gpu,
     n: usize,
     shard: Option<Spec>,
     control: &Control,
+    stats: bool,
 ) -> Result<Option<(u128, Option<Counted>)>, Failure> {
     use chess_puzzles::nqueens::{gpu as device, shard as shards};
     let failed = |e: device::GpuError| Failure::Failed(format!("{e} ({})", gpu.adapter()));
-    match shard {
+    let started = std::time::Instant::now();
+    let (result, done) = match shard {
         Some(spec) => {
-            let counted = super::nqueens::with_progress(control, || {
+            let (counted, done) = super::nqueens::with_progress(control, || {
                 shards::count_on_gpu(n, spec, gpu, control)
             })
             .map_err(failed)?;
-            Ok(counted.map(|c| (c.tally.count, Some(c))))
+            (counted.map(|c| (c.tally.count, Some(c))), done)
         }
         None => {
-            let tally = super::nqueens::with_progress(control, || device::count(gpu, n, control))
-                .map_err(failed)?;
-            match tally {
-                Some(tally) if !tally.verified() => Err(Failure::Failed(format!(
+            let (tally, done) =
+                super::nqueens::with_progress(control, || device::count(gpu, n, control))
+                    .map_err(failed)?;
+            if let Some(tally) = tally.filter(|t| !t.verified()) {
+                return Err(Failure::Failed(format!(
                     "internal error: the count {} fails its residue {} (an overflow in the \
                      sums); no count written",
                     tally.count, tally.residue
-                ))),
-                tally => Ok(tally.map(|t| (t.count, None))),
+                )));
             }
+            (tally.map(|t| (t.count, None)), done)
         }
+    };
+    if stats {
+        eprintln!("{}", describe(gpu, &done, started.elapsed()));
     }
+    Ok(result)
+}
+
+/// What the GPU did, in a line: `gpu: NVIDIA H200 (Vulkan): 1476 configurations in 6
+/// batches, 331 dispatches of the pairs; kernels 3.210 s (partial sides 0.410 s, scan 0.010
+/// s, pairs 2.790 s) of 4.000 s in all; 0 units counted again on the CPU`.
+#[cfg(feature = "gpu")]
+fn describe(
+    gpu: &Gpu,
+    done: &chess_puzzles::nqueens::gpu::Stats,
+    took: std::time::Duration,
+) -> String {
+    let kernels = match done.kernel_seconds {
+        Some(k) => format!(
+            "kernels {:.3} s (partial sides {:.3} s, scan {:.3} s, pairs {:.3} s) of",
+            k.search + k.scan + k.pairs,
+            k.search,
+            k.scan,
+            k.pairs
+        ),
+        None => "no kernel times (the adapter has no timestamps);".to_string(),
+    };
+    let some = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "gpu: {}: {} in {}, {} of the pairs; {kernels} {:.3} s in all; {} counted again on \
+         the CPU",
+        gpu.adapter(),
+        some(done.configs, "configuration", "configurations"),
+        some(done.batches, "batch", "batches"),
+        some(done.dispatches, "dispatch", "dispatches"),
+        took.as_secs_f64(),
+        some(done.units_on_cpu, "unit", "units"),
+    )
 }
 
 #[cfg(not(feature = "gpu"))]
@@ -97,6 +137,7 @@ pub fn count(
     _: usize,
     _: Option<Spec>,
     _: &Control,
+    _: bool,
 ) -> Result<Option<(u128, Option<Counted>)>, Failure> {
     match *gpu {}
 }

@@ -213,6 +213,10 @@ struct CountArgs {
     /// the best adapter found through Vulkan, Metal or Direct3D 12).
     #[arg(long, value_enum, default_value_t)]
     device: Device,
+    /// With --device gpu: say on standard error what the GPU did (configurations, batches,
+    /// the time in each kernel).
+    #[arg(long)]
+    stats: bool,
     /// How to write the count (`judge`: the plain number, there is no judge for nqueens; with
     /// --shard, json writes the record for `nqueens merge`).
     #[arg(long, value_enum, default_value_t)]
@@ -348,6 +352,11 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             problem.n()
         )));
     }
+    if args.stats && args.device != Device::Gpu {
+        return Err(Failure::Usage(
+            "--stats tells what the GPU did; it needs --device gpu".to_string(),
+        ));
+    }
     if args.device == Device::Gpu {
         if !problem.given().is_empty() {
             return Err(Failure::Usage(
@@ -365,7 +374,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let cpu_before = cpu_seconds();
     let result = match &gpu {
-        Some(gpu) => gpu::count(gpu, problem.n(), args.shard, &control)?,
+        Some(gpu) => gpu::count(gpu, problem.n(), args.shard, &control, args.stats)?,
         None => {
             let mut pool = rayon::ThreadPoolBuilder::new();
             if let Some(t) = args.threads {

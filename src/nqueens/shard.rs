@@ -172,8 +172,8 @@ pub fn count(n: usize, spec: Spec, control: &Control) -> Option<Counted> {
 }
 
 /// The placements of shard `spec` of an empty board of side `n`, counted on `gpu`, with the
-/// band's sides: the same units as [`count`]'s, so its record merges with the CPU's.
-/// `Ok(None)` when `control` said stop; an error for a side the GPU does not count
+/// band's sides: the same units as [`count`]'s, so its record merges with the CPU's; and what
+/// the GPU did. `None` when `control` said stop; an error for a side the GPU does not count
 /// ([`gpu::MIN_N`](super::gpu::MIN_N) to [`gpu::MAX_N`](super::gpu::MAX_N)) or a failing
 /// device.
 #[cfg(feature = "gpu")]
@@ -182,19 +182,21 @@ pub fn count_on_gpu(
     spec: Spec,
     gpu: &super::gpu::Gpu,
     control: &Control,
-) -> Result<Option<Counted>, super::gpu::GpuError> {
+) -> Result<(Option<Counted>, super::gpu::Stats), super::gpu::GpuError> {
     let plan = match band::Plan::for_shards(n, spec.shards, control) {
         Some(plan) => plan,
         None if band::Band::default_for(n).is_none() => {
             return Err(super::gpu::GpuError::Unsupported(n));
         }
-        None => return Ok(None),
+        None => return Ok((None, super::gpu::Stats::default())),
     };
-    let tally = gpu.count(&plan, plan.shard(spec.index, spec.shards), control)?;
-    Ok(tally.map(|tally| Counted {
+    let (tally, stats) =
+        gpu.count_with_stats(&plan, plan.shard(spec.index, spec.shards), control)?;
+    let counted = tally.map(|tally| Counted {
         tally,
         side: plan.band().side() as u64,
-    }))
+    });
+    Ok((counted, stats))
 }
 
 /// One shard's result, as written by `nqueens count N --shard I/K --format json`.

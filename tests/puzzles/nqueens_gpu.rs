@@ -54,6 +54,25 @@ fn counts_match_oeis_a000170() {
     assert_eq!(value["count"], 2680);
 }
 
+#[test]
+fn stats_say_what_the_gpu_did() {
+    if !has_gpu() {
+        return;
+    }
+    let out = run(
+        &["nqueens", "count", "12", "--device", "gpu", "--stats"],
+        b"",
+    );
+    assert_eq!(stdout(&out), "14200\n");
+    let line = out.stderr.trim();
+    assert!(line.starts_with("gpu: "), "{line}");
+    // N = 12 counts the 30 configurations of its band (two columns, one per symmetry orbit)
+    // in one batch.
+    assert!(line.contains(": 30 configurations in 1 batch, "), "{line}");
+    assert!(line.contains("0 units counted again on the CPU"), "{line}");
+    assert!(line.contains(" s in all"), "{line}");
+}
+
 /// The records of shards `shards` of `n`'s count in `k` parts, counted on `device`.
 fn records(n: usize, k: u64, shards: std::ops::Range<u64>, device: &str) -> String {
     shards
@@ -205,6 +224,11 @@ fn what_the_gpu_does_not_count_is_refused() {
         &["nqueens", "count", "8", "--fix", "1,1", "--device", "gpu"],
         &[],
         "cannot be combined with --fix",
+    );
+    refused(
+        &["nqueens", "count", "8", "--stats"],
+        &[],
+        "--stats tells what the GPU did; it needs --device gpu",
     );
     refused(
         &["nqueens", "count", "8", "--device", "tpu"],

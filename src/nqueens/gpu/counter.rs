@@ -43,6 +43,22 @@ pub(crate) trait Kernels {
     /// Counts the items `items` of the batch: per item, the pairs and a status (1: a list
     /// outgrew the buffer).
     fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError>;
+
+    /// Seconds spent in each kernel so far, where the device can tell.
+    fn kernel_seconds(&self) -> Option<KernelSeconds> {
+        None
+    }
+}
+
+/// Seconds a device spent in each kernel (from its timestamps).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct KernelSeconds {
+    /// The search of the partial sides, both passes (counting, writing).
+    pub search: f64,
+    /// The scan of their counts.
+    pub scan: f64,
+    /// The pairs: completing the sides of each work unit and counting their disjoint pairs.
+    pub pairs: f64,
 }
 
 /// How long a dispatch of the pairing kernel should take: long enough that the host's
@@ -53,14 +69,18 @@ const DISPATCH_TIME: Duration = Duration::from_millis(100);
 const FIRST_DISPATCH: u32 = 1024;
 
 /// What a count did besides counting.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Stats {
+    /// Configurations whose units were counted (whole or in part).
+    pub configs: u64,
     /// Batches of configurations.
     pub batches: u64,
     /// Dispatches of the pairing kernel.
     pub dispatches: u64,
     /// Units counted again on the CPU because a list outgrew the kernels' buffer.
     pub units_on_cpu: u64,
+    /// Seconds in each kernel, where the device has timestamps.
+    pub kernel_seconds: Option<KernelSeconds>,
 }
 
 /// Counts the units `range` of `plan` with `kernels`; `Ok(None)` when `control` said stop.
@@ -118,6 +138,7 @@ pub(crate) fn count(
         }
         batch.truncate(kept);
         stats.batches += 1;
+        stats.configs += kept as u64;
         // The batch table: per configuration its first item, its first row set, where its
         // sides' partial sides start, its mirror flag; then the number of items.
         let mut table = vec![0u32; (kept + 1) * BATCH_WORDS];
@@ -176,6 +197,7 @@ pub(crate) fn count(
             first = last;
         }
         total = total.plus(finish(config, tally, &mut on_cpu));
+        stats.kernel_seconds = kernels.kernel_seconds();
         let (index, _, sets) = &batch[kept - 1];
         next = index * plan.row_sets() + sets.end;
     }

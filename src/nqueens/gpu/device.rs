@@ -9,7 +9,7 @@ use std::time::Duration;
 use wgpu::util::DeviceExt;
 
 use super::GpuError;
-use super::counter::Kernels;
+use super::counter::{KernelSeconds, Kernels};
 use super::layout::{self, BATCH_WORDS, PARTIAL_BYTES, SEARCH_WORKGROUP, Shape, TILE, WORKGROUP};
 use crate::nqueens::band::Band;
 
@@ -192,8 +192,11 @@ impl Gpu {
                 refused.push(format!("{info}: {why}"));
                 continue;
             }
+            // Timestamps time each kernel (`Stats`) where the adapter has them.
+            let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
             let descriptor = wgpu::DeviceDescriptor {
                 label: Some("chess-puzzles"),
+                required_features: features,
                 required_limits: limits.clone(),
                 ..Default::default()
             };
@@ -298,12 +301,30 @@ impl Gpu {
         readback: &wgpu::Buffer,
         words: usize,
     ) -> Result<Vec<u32>, GpuError> {
-        if words == 0 {
-            return Ok(Vec::new());
+        let mut parts = self.read_parts(&[(source, words)], readback)?;
+        Ok(parts.pop().unwrap_or_default())
+    }
+
+    /// Copies the first words of each buffer of `parts` back to the host, one after the other
+    /// through `readback`, in one submission.
+    fn read_parts(
+        &self,
+        parts: &[(&wgpu::Buffer, usize)],
+        readback: &wgpu::Buffer,
+    ) -> Result<Vec<Vec<u32>>, GpuError> {
+        let bytes: u64 = parts.iter().map(|&(_, words)| (words * 4) as u64).sum();
+        if bytes == 0 {
+            return Ok(parts.iter().map(|_| Vec::new()).collect());
         }
-        let bytes = (words * 4) as u64;
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(source, 0, readback, 0, bytes);
+        let mut at = 0;
+        for &(source, words) in parts {
+            let size = (words * 4) as u64;
+            if size > 0 {
+                encoder.copy_buffer_to_buffer(source, 0, readback, at, size);
+            }
+            at += size;
+        }
         self.queue.submit([encoder.finish()]);
         let slice = readback.slice(..bytes);
         let mapped = Arc::new(Mutex::new(None));
@@ -317,7 +338,7 @@ impl Gpu {
             Some(Err(e)) => return Err(GpuError::Failed(format!("reading results back: {e}"))),
             None => return Err(GpuError::Failed("reading results back: not mapped".into())),
         }
-        let words = {
+        let words: Vec<u32> = {
             let view = slice
                 .get_mapped_range()
                 .map_err(|e| GpuError::Failed(format!("reading results back: {e}")))?;
@@ -326,7 +347,13 @@ impl Gpu {
                 .collect()
         };
         readback.unmap();
-        Ok(words)
+        let mut out = Vec::with_capacity(parts.len());
+        let mut at = 0;
+        for &(_, n) in parts {
+            out.push(words[at..at + n].to_vec());
+            at += n;
+        }
+        Ok(out)
     }
 }
 
@@ -342,6 +369,29 @@ fn record(sink: &Mutex<Option<String>>, message: String) {
 fn grid(count: usize) -> (u32, u32) {
     let x = count.clamp(1, 65_535);
     (x as u32, count.div_ceil(x).max(1) as u32)
+}
+
+/// The steps of a batch, as they are timed: the search of the partial sides (counting, then
+/// writing them), the scan, the pairs.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Step {
+    Count = 0,
+    Scan = 1,
+    Write = 2,
+    Pairs = 3,
+}
+
+/// Timestamps around each dispatch, where the adapter has them: per step, the begin and end
+/// of its last dispatch, resolved into `resolved` and added up at the next read.
+struct Timer {
+    queries: wgpu::QuerySet,
+    resolved: wgpu::Buffer,
+    /// Per step, whether its last dispatch's times are not added up yet.
+    pending: [bool; 4],
+    /// Per step, seconds so far.
+    seconds: [f64; 4],
+    /// Nanoseconds per tick.
+    period: f64,
 }
 
 /// The pipelines and buffers of one band's kernels on a [`Gpu`].
@@ -369,6 +419,7 @@ pub(crate) struct BandKernels<'g> {
     max_configs: usize,
     pair_workgroups: usize,
     configs: usize,
+    timer: Option<Timer>,
 }
 
 impl<'g> BandKernels<'g> {
@@ -459,7 +510,7 @@ impl<'g> BandKernels<'g> {
             results: gpu.buffer("results", (MAX_ITEMS * 8) as u64, storage)?,
             readback: gpu.buffer(
                 "readback",
-                words((2 * MAX_ITEMS).max(segments)),
+                words((2 * MAX_ITEMS).max(segments)) + 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             )?,
             partial_capacity,
@@ -467,6 +518,26 @@ impl<'g> BandKernels<'g> {
             max_configs,
             pair_workgroups,
             configs: 0,
+            timer: gpu
+                .device
+                .features()
+                .contains(wgpu::Features::TIMESTAMP_QUERY)
+                .then(|| Timer {
+                    queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                        label: Some("timestamps"),
+                        ty: wgpu::QueryType::Timestamp,
+                        count: 8,
+                    }),
+                    resolved: device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("timestamps"),
+                        size: 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
+                        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                        mapped_at_creation: false,
+                    }),
+                    pending: [false; 4],
+                    seconds: [0.0; 4],
+                    period: f64::from(gpu.queue.get_timestamp_period()),
+                }),
         };
         gpu.check()?;
         Ok(kernels)
@@ -499,59 +570,103 @@ impl<'g> BandKernels<'g> {
         self.gpu.queue.write_buffer(&self.params, 0, &bytes);
     }
 
-    /// A bind group of `pipeline` with `buffers` at bindings 0, 1, 2, ...
-    fn bind(&self, pipeline: &wgpu::ComputePipeline, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
+    /// The buffers of the search at their bindings.
+    fn search_buffers(&self) -> [(u32, &wgpu::Buffer); 7] {
+        [
+            (0, &self.params),
+            (1, &self.tables),
+            (2, &self.binomial),
+            (3, &self.counts),
+            (4, &self.starts),
+            (5, &self.batch),
+            (6, &self.partials),
+        ]
+    }
+
+    /// Runs `pipeline` on `groups` workgroups with `buffers` at their bindings, after clearing
+    /// `counts` if `clear`; timed as `step`.
+    fn dispatch(
+        &self,
+        step: Step,
+        pipeline: &wgpu::ComputePipeline,
+        buffers: &[(u32, &wgpu::Buffer)],
+        groups: (u32, u32),
+        clear: bool,
+    ) {
         let entries: Vec<wgpu::BindGroupEntry> = buffers
             .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
+            .map(|&(binding, b)| wgpu::BindGroupEntry {
+                binding,
                 resource: b.as_entire_binding(),
             })
             .collect();
-        self.gpu
+        let bind = self
+            .gpu
             .device
             .create_bind_group(&wgpu::BindGroupDescriptor {
                 label: None,
                 layout: &pipeline.get_bind_group_layout(0),
                 entries: &entries,
-            })
-    }
-
-    /// The buffers of the search, in binding order.
-    fn search_buffers(&self) -> [&wgpu::Buffer; 7] {
-        [
-            &self.params,
-            &self.tables,
-            &self.binomial,
-            &self.counts,
-            &self.starts,
-            &self.batch,
-            &self.partials,
-        ]
-    }
-
-    /// Runs `pipeline` on `groups` workgroups with `buffers`, after clearing `counts` if
-    /// `clear`.
-    fn dispatch(
-        &self,
-        pipeline: &wgpu::ComputePipeline,
-        buffers: &[&wgpu::Buffer],
-        groups: (u32, u32),
-        clear: bool,
-    ) {
-        let bind = self.bind(pipeline, buffers);
+            });
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         if clear {
             encoder.clear_buffer(&self.counts, 0, None);
         }
+        let index = step as u32 * 2;
         {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: self
+                    .timer
+                    .as_ref()
+                    .map(|t| wgpu::ComputePassTimestampWrites {
+                        query_set: &t.queries,
+                        beginning_of_pass_write_index: Some(index),
+                        end_of_pass_write_index: Some(index + 1),
+                    }),
+            });
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
+        if let Some(t) = &self.timer {
+            // Each step's two timestamps at their own aligned place.
+            let at = step as u64 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT;
+            encoder.resolve_query_set(&t.queries, index..index + 2, &t.resolved, at);
+        }
         self.gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Notes that `step` ran: its times are added up at the next read.
+    fn ran(&mut self, step: Step) {
+        if let Some(t) = &mut self.timer {
+            t.pending[step as usize] = true;
+        }
+    }
+
+    /// Reads the first `words` words of `source` back, and adds up the times of the steps
+    /// dispatched since the last read.
+    fn read_timed(&mut self, source: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
+        let Some(timer) = &mut self.timer else {
+            return self.gpu.read(source, &self.readback, words);
+        };
+        let stride = (wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT / 4) as usize;
+        let mut parts = self.gpu.read_parts(
+            &[(source, words), (&timer.resolved, 4 * stride)],
+            &self.readback,
+        )?;
+        let stamps = parts.pop().unwrap_or_default();
+        for (step, pending) in timer.pending.iter_mut().enumerate() {
+            if std::mem::take(pending) {
+                let tick = |i: usize| {
+                    let at = step * stride + 2 * i;
+                    u64::from(stamps[at]) | u64::from(stamps[at + 1]) << 32
+                };
+                let ticks = tick(1).saturating_sub(tick(0));
+                timer.seconds[step] += ticks as f64 * timer.period * 1e-9;
+            }
+        }
+        Ok(parts.pop().unwrap_or_default())
     }
 }
 
@@ -578,38 +693,28 @@ impl Kernels for BandKernels<'_> {
         self.set_params(configs, 0..0);
         let threads = 2 * configs * self.shape.prefixes;
         self.dispatch(
+            Step::Count,
             &self.count_partials,
             &self.search_buffers(),
             grid(threads.div_ceil(SEARCH_WORKGROUP)),
             true,
         );
-        let scan = [&self.params, &self.counts, &self.starts, &self.totals];
-        // The scan's bindings are 0 and 3 to 5.
-        let bind = self
-            .gpu
-            .device
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: None,
-                layout: &self.scan.get_bind_group_layout(0),
-                entries: &[0u32, 3, 4, 5]
-                    .iter()
-                    .zip(scan)
-                    .map(|(&binding, b)| wgpu::BindGroupEntry {
-                        binding,
-                        resource: b.as_entire_binding(),
-                    })
-                    .collect::<Vec<_>>(),
-            });
-        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.scan);
-            pass.set_bind_group(0, &bind, &[]);
-            let (x, y) = grid(2 * configs);
-            pass.dispatch_workgroups(x, y, 1);
-        }
-        self.gpu.queue.submit([encoder.finish()]);
-        self.gpu.read(&self.totals, &self.readback, 2 * configs)
+        self.ran(Step::Count);
+        self.dispatch(
+            Step::Scan,
+            &self.scan,
+            &[
+                (0, &self.params),
+                (3, &self.counts),
+                (4, &self.starts),
+                (5, &self.totals),
+            ],
+            grid(2 * configs),
+            false,
+        );
+        self.ran(Step::Scan);
+        let totals = self.totals.clone();
+        self.read_timed(&totals, 2 * configs)
     }
 
     fn write_partials(
@@ -640,12 +745,22 @@ impl Kernels for BandKernels<'_> {
         self.set_params(configs, 0..0);
         let threads = 2 * configs * self.shape.prefixes;
         self.dispatch(
+            Step::Write,
             &self.write_partials,
             &self.search_buffers(),
             grid(threads.div_ceil(SEARCH_WORKGROUP)),
             true,
         );
+        self.ran(Step::Write);
         self.gpu.check()
+    }
+
+    fn kernel_seconds(&self) -> Option<KernelSeconds> {
+        self.timer.as_ref().map(|t| KernelSeconds {
+            search: t.seconds[Step::Count as usize] + t.seconds[Step::Write as usize],
+            scan: t.seconds[Step::Scan as usize],
+            pairs: t.seconds[Step::Pairs as usize],
+        })
     }
 
     fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
@@ -662,13 +777,17 @@ impl Kernels for BandKernels<'_> {
             &self.scratch,
             &self.results,
         ];
+        let entries: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
         self.dispatch(
+            Step::Pairs,
             &self.pairs,
-            &buffers,
+            &entries,
             (self.pair_workgroups.min(n.max(1)) as u32, 1),
             false,
         );
-        let words = self.gpu.read(&self.results, &self.readback, 2 * n)?;
+        self.ran(Step::Pairs);
+        let results = self.results.clone();
+        let words = self.read_timed(&results, 2 * n)?;
         Ok(words.chunks_exact(2).map(|w| [w[0], w[1]]).collect())
     }
 }

@@ -40,7 +40,7 @@ use std::ops::Range;
 use super::band::{self, Plan, Tally};
 use super::control::Control;
 
-pub use counter::Stats;
+pub use counter::{KernelSeconds, Stats};
 pub use device::{Adapter, Gpu};
 
 /// The smallest board the GPU counts: the band's.
@@ -76,15 +76,16 @@ pub enum GpuError {
 }
 
 /// The number of placements of `n` non-attacking queens on an empty `n`x`n` board, counted
-/// on `gpu` (the band of [`Plan::new`]); `Ok(None)` when `control` said stop.
-pub fn count(gpu: &Gpu, n: usize, control: &Control) -> Result<Option<Tally>, GpuError> {
+/// on `gpu` (the band of [`Plan::new`]), with its residue, and what the GPU did; `None` when
+/// `control` said stop.
+pub fn count(gpu: &Gpu, n: usize, control: &Control) -> Result<(Option<Tally>, Stats), GpuError> {
     if !(MIN_N..=MAX_N).contains(&n) {
         return Err(GpuError::Unsupported(n));
     }
     let Some(plan) = Plan::new(n, control) else {
-        return Ok(None);
+        return Ok((None, Stats::default()));
     };
-    gpu.count(&plan, 0..plan.units(), control)
+    gpu.count_with_stats(&plan, 0..plan.units(), control)
 }
 
 impl Gpu {
