@@ -11,6 +11,8 @@
 //!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound;
 //!   [`run_best`] answers an input of weighted boards, as the puzzles' `run` do.
+//! - [`trace`] writes the search of [`list`] step by step (`nqueens list --trace`), for people
+//!   to watch.
 //! - As in every puzzle module, [`reader`] reads that input and [`writer`] writes every answer
 //!   (a listing, a count, the best boards) as plain text, boards or JSON.
 //!
@@ -39,6 +41,7 @@ pub mod hungarian;
 mod problem;
 pub mod reader;
 pub mod shard;
+pub mod trace;
 pub mod writer;
 
 use std::io::{self, Read, Write};

@@ -2,7 +2,7 @@
 //! non-attacking queens, for each of k weighted boards.
 //!
 //! The 92 placements are found once and every board is scored against all of them
-//! ([`score`]).
+//! ([`score`]); [`trace`] tells the backtracking search over the placements step by step.
 //!
 //! ```
 //! use chess_puzzles::sultan::{Board, Solver};
@@ -17,6 +17,7 @@
 pub mod generator;
 pub mod reader;
 pub mod score;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 

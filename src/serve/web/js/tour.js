@@ -104,7 +104,7 @@ export function init() {
     if (first.possible) {
       result.textContent = first.path.join('');
       detail.textContent = `${first.moves} move${first.moves === 1 ? '' : 's'}: ${first.path.join(' \u2192 ')}` +
-        (json.objects.length > 1 ? ` (scenario 1 of ${json.objects.length})` : '');
+        (json.objects.length > 1 ? ` (case 1 of ${json.objects.length})` : '');
     } else {
       result.textContent = 'impossible';
       const why = explained.objects[0] && explained.objects[0].unreachable;
