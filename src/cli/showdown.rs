@@ -137,10 +137,22 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
             .num_threads(threads)
             .build_global();
     }
-    if args.explain && args.solve.format == OutputFormat::Judge {
+    let format = args.solve.output.format;
+    if args.explain && matches!(format, OutputFormat::Judge | OutputFormat::Svg) {
+        return Err(Failure::Usage(format!(
+            "--explain needs --format board or --format json (the {} format has no room for \
+             it)",
+            if format == OutputFormat::Svg {
+                "svg"
+            } else {
+                "judge's"
+            }
+        )));
+    }
+    if args.prove.prove && format == OutputFormat::Svg {
         return Err(Failure::Usage(
-            "--explain needs --format board or --format json (the judge's format has no room \
-             for it)"
+            "--prove writes judge, board or json; it cannot draw SVG (solve without --prove \
+             for a drawing)"
                 .to_string(),
         ));
     }
@@ -148,7 +160,7 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         .time_limit
         .unwrap_or(TimeLimit::new(showdown::DEFAULT_TIME_LIMIT));
     let options = Options {
-        format: args.solve.format,
+        format,
         explain: args.explain,
         time_limit: time_limit.duration(),
         seed: args.seed,
@@ -162,12 +174,14 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
     }
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let watch = showdown::Progress::default();
-    let result = progress::with_bar(
-        Duration::ZERO,
-        |bar| draw(bar, &watch.snapshot()),
-        || showdown::run_watched(input.reader, out, &options, &watch),
-    );
-    let ending = result.map_err(|e| Failure::from_run(&input.name, e))?;
+    let ending = args.solve.output.write(out, "showdown", |out| {
+        progress::with_bar(
+            Duration::ZERO,
+            |bar| draw(bar, &watch.snapshot()),
+            || showdown::run_watched(input.reader, &mut &mut *out, &options, &watch),
+        )
+        .map_err(|e| Failure::from_run(&input.name, e))
+    })?;
     let answered = watch.snapshot().answered;
     if ending.unread {
         eprintln!("interrupted while reading the input: no answer written");

@@ -12,7 +12,7 @@ pub mod pieces;
 pub mod placements;
 pub mod square;
 pub mod square_set;
-
+pub mod svg;
 pub mod trace;
 
 pub use bitboard::Bitboard;

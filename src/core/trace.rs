@@ -472,7 +472,12 @@ mod tests {
             assert!(traced.complete);
         }
         // Every column given: the placement alone.
-        let all = [Square::new(1, 0), Square::new(3, 1), Square::new(0, 2), Square::new(2, 3)];
+        let all = [
+            Square::new(1, 0),
+            Square::new(3, 1),
+            Square::new(0, 2),
+            Square::new(2, 3),
+        ];
         let (found, traced) = replay(4, &all, u64::MAX);
         assert_eq!(found, vec![vec![1, 3, 0, 2]]);
         assert_eq!((traced.steps, traced.complete), (1, true));
@@ -494,10 +499,12 @@ mod tests {
 
     #[test]
     fn bad_givens_are_refused_and_no_placement_is_a_complete_trace() {
-        assert!(trace(8, &[Square::new(0, 0), Square::new(1, 1)], 10, |_, _| {
-            ControlFlow::Continue(())
-        })
-        .is_err());
+        assert!(
+            trace(8, &[Square::new(0, 0), Square::new(1, 1)], 10, |_, _| {
+                ControlFlow::Continue(())
+            })
+            .is_err()
+        );
         assert!(trace(0, &[], 10, |_, _| ControlFlow::Continue(())).is_err());
         let (found, traced) = replay(3, &[], u64::MAX);
         assert!(found.is_empty() && traced.complete);
@@ -519,11 +526,16 @@ mod tests {
     #[test]
     fn lines_are_one_based_json() {
         let mut out = Vec::new();
-        Line::start(None, 4, &[Square::new(1, 0)]).write(&mut out).unwrap();
+        Line::start(None, 4, &[Square::new(1, 0)])
+            .write(&mut out)
+            .unwrap();
         let by = [Square::new(1, 0)];
         for (k, step) in [
             Step::Place(Square::new(0, 1)),
-            Step::Attacked { square: Square::new(1, 2), by: &by },
+            Step::Attacked {
+                square: Square::new(1, 2),
+                by: &by,
+            },
             Step::Remove(Square::new(0, 1)),
             Step::Solution(&[1, 3, 0, 2]),
         ]
@@ -532,8 +544,15 @@ mod tests {
         {
             write_step(&mut out, Some(2), k as u64 + 1, step, 1, Some(7), Some(9)).unwrap();
         }
-        let traced = Traced { steps: 4, solutions: 1, complete: false, step_limit: true };
-        Line::end(None, &traced, Some(StoppedBy::Steps)).write(&mut out).unwrap();
+        let traced = Traced {
+            steps: 4,
+            solutions: 1,
+            complete: false,
+            step_limit: true,
+        };
+        Line::end(None, &traced, Some(StoppedBy::Steps))
+            .write(&mut out)
+            .unwrap();
         let text = String::from_utf8(out).unwrap();
         let expected = [
             r#"{"event":"start","n":4,"given":[[2,1]]}"#,

@@ -152,8 +152,12 @@ pub fn list_until<W: Write>(
     if let Some(e) = failure {
         return Err(e);
     }
-    if options.format == OutputFormat::Board && written == 0 && !stopped {
-        writeln!(out, "{}", writer::heading(problem, "no placement"))?;
+    if written == 0 && !stopped {
+        match options.format {
+            OutputFormat::Board => writeln!(out, "{}", writer::heading(problem, "no placement"))?,
+            OutputFormat::Svg => out.write_all(writer::no_placement(problem).as_bytes())?,
+            OutputFormat::Judge | OutputFormat::Json => {}
+        }
     }
     out.flush()?;
     Ok(Listed { written, stopped })

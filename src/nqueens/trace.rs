@@ -160,15 +160,33 @@ mod tests {
         assert_eq!(end["steps"], ended.traced.steps);
         assert_eq!(lines.len() as u64, ended.traced.steps + 2);
 
-        let (cut, ended) = traced_lines(&problem, &TraceOptions { max_steps: 5, solutions: None });
+        let (cut, ended) = traced_lines(
+            &problem,
+            &TraceOptions {
+                max_steps: 5,
+                solutions: None,
+            },
+        );
         assert_eq!(cut.len(), 7);
         assert_eq!(cut[6]["stopped_by"], "steps");
         assert_eq!(ended.stopped_by, Some(StoppedBy::Steps));
 
-        let (one, _) = traced_lines(&problem, &TraceOptions { max_steps: 1000, solutions: Some(1) });
+        let (one, _) = traced_lines(
+            &problem,
+            &TraceOptions {
+                max_steps: 1000,
+                solutions: Some(1),
+            },
+        );
         assert_eq!(one[one.len() - 2]["event"], "solution");
         assert_eq!(one.last().unwrap()["stopped_by"], "solutions");
-        let (none, _) = traced_lines(&problem, &TraceOptions { max_steps: 1000, solutions: Some(0) });
+        let (none, _) = traced_lines(
+            &problem,
+            &TraceOptions {
+                max_steps: 1000,
+                solutions: Some(0),
+            },
+        );
         assert_eq!(none.len(), 2);
     }
 
@@ -178,7 +196,10 @@ mod tests {
         let control = Control::new();
         control.stop();
         let mut out = Vec::new();
-        let options = TraceOptions { max_steps: u64::MAX, solutions: None };
+        let options = TraceOptions {
+            max_steps: u64::MAX,
+            solutions: None,
+        };
         let ended = trace(&problem, &mut out, &options, &control).unwrap();
         assert_eq!(ended.stopped_by, Some(StoppedBy::Time));
         assert_eq!(ended.traced.steps, CHECK_EVERY - 1);

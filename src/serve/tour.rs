@@ -50,10 +50,7 @@ fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
             },
             square: tour::square_name(sq),
         });
-        let explained = Explained {
-            case,
-            unreachable,
-        };
+        let explained = Explained { case, unreachable };
         push_json_line(&mut lines, &explained)?;
     }
     Ok(lines)

@@ -202,7 +202,10 @@ mod tests {
         let moves: Vec<_> = first.iter().filter(|l| l["event"] == "move").collect();
         assert_eq!(layers.len(), 5);
         assert_eq!(moves.len(), 5);
-        let path: Vec<&str> = moves.iter().map(|m| m["square"].as_str().unwrap()).collect();
+        let path: Vec<&str> = moves
+            .iter()
+            .map(|m| m["square"].as_str().unwrap())
+            .collect();
         assert_eq!(path, ["h8", "h2", "e5", "d4", "b2"]);
         assert_eq!(moves[4]["visited"], serde_json::json!(["e6", "c5"]));
         let end = first.last().unwrap();
@@ -211,7 +214,10 @@ mod tests {
         // The second scenario is impossible: no layer reaches the bishop, no move.
         let second: Vec<_> = lines.iter().filter(|l| l["case"] == 2).collect();
         let end = second.last().unwrap();
-        assert_eq!((end["possible"].clone(), end["path"].clone()), (false.into(), serde_json::Value::Null));
+        assert_eq!(
+            (end["possible"].clone(), end["path"].clone()),
+            (false.into(), serde_json::Value::Null)
+        );
         assert!(second.iter().all(|l| l["event"] != "move"));
     }
 }
