@@ -57,6 +57,11 @@ pub struct Solve {
     /// the baseline the optimiser is measured against.
     #[arg(long)]
     greedy: bool,
+    /// Write the run as JSON Lines: a "cost" line each time a test's best cost or lower
+    /// bound changes (with the seconds since the start), then each answer as --format json
+    /// writes it, marked "event":"answer" (docs/guide.md describes the lines).
+    #[arg(long)]
+    trace: bool,
     #[command(flatten)]
     prove: super::prove::ProveArgs,
 }
@@ -149,6 +154,12 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
             }
         )));
     }
+    super::solve::refuse_trace_format(args.trace, &args.solve.output)?;
+    if args.trace && args.prove.prove {
+        return Err(Failure::Usage(
+            "--trace follows the optimiser; it cannot be used with --prove".to_string(),
+        ));
+    }
     if args.prove.prove && format == OutputFormat::Svg {
         return Err(Failure::Usage(
             "--prove writes judge, board or json; it cannot draw SVG (solve without --prove \
@@ -173,6 +184,17 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         return super::prove::run(&args.prove, options, given, args.solve.input.as_ref(), out);
     }
     let input = Input::open(args.solve.input.as_ref(), out)?;
+    if args.trace {
+        let ending = showdown::trace::trace(input.reader, out, &options)
+            .map_err(|e| Failure::from_run(&input.name, e))?;
+        return Ok(if ending.interrupted {
+            Verdict::Interrupted
+        } else if ending.steps_cut {
+            Verdict::OutOfTime
+        } else {
+            Verdict::Done
+        });
+    }
     let watch = showdown::Progress::default();
     let ending = args.solve.output.write(out, "showdown", |out| {
         progress::with_bar(

@@ -208,3 +208,23 @@ impl Judge for Showdown {
         showdown::run(input, out, &self.0)
     }
 }
+
+/// `POST /api/showdown/trace`: the run of `/api/showdown` (the same query but `format`) told
+/// as `showdown --trace` writes it: the changes of each test's cost and bound over time, then
+/// each answer.
+pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: Payload) -> Answer {
+    let puzzle = Showdown::options(&mut params, OutputFormat::Json, &state.limits)?;
+    params.finish()?;
+    let body = body.read(&state.limits).await?;
+    let permit = state.gate.enter().await?;
+    let deadline = puzzle.allowed(&state.limits);
+    Ok(
+        respond(permit, deadline, super::stream::JSON_LINES, move |out| {
+            puzzle.check(&body)?;
+            showdown::trace::trace(&body[..], out, &puzzle.0)
+                .map(|_| ())
+                .map_err(ApiError::from_run)
+        })
+        .await,
+    )
+}

@@ -16,6 +16,7 @@
 //! | `POST /api/tour` | judge input | `format` |
 //! | `POST /api/tour/explain` | judge input | |
 //! | `POST /api/showdown` | judge input | `format`, `time_limit`, `seed`, `steps`, `greedy` |
+//! | `POST /api/showdown/trace` | judge input | as `/api/showdown` but `format`: the cost over time, then the answers |
 //! | `POST /api/showdown/checks` | `{"input": ..., "answers": [[[type, row, col], ...], ...]}` | |
 //! | `POST /api/nqueens/best` | `nqueens best` input | `format`, `time_limit` |
 //! | `GET`/`POST /api/nqueens/count` | | `n`, `fix` (repeated), `format`, `time_limit` |
@@ -65,6 +66,7 @@ fn api(state: Arc<State>) -> Router {
         .route("/tour/explain", post(tour::explain))
         .route("/showdown", post(judge::answer::<Showdown>))
         .route("/showdown/checks", post(showdown::checks))
+        .route("/showdown/trace", post(judge::showdown_trace))
         .route("/nqueens/best", post(nqueens::best))
         .route("/nqueens/count", get(nqueens::count).post(nqueens::count))
         .route("/nqueens/count/events", get(nqueens::count_events))

@@ -39,6 +39,7 @@ pub mod progress;
 pub mod prove;
 pub mod reader;
 pub mod solver;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 
