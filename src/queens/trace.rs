@@ -24,7 +24,7 @@ use crate::input::{CaseReader, Scanner};
 use super::Reader;
 
 /// Writes the trace of every case of `input` on `out`: per case a `start` line, its steps and
-/// an `end` line. At most `max_steps` steps in all: the case the limit cuts ends with
+/// an `end` line, the steps of each numbered from 1. At most `max_steps` steps in all: the case the limit cuts ends with
 /// `"stopped_by":"steps"`, and the cases after it are not read.
 ///
 /// Fails as [`run`](super::run) does: at the first malformed case (located), or when `out`
@@ -44,7 +44,6 @@ pub fn trace<R: Read, W: Write>(input: R, out: &mut W, max_steps: u64) -> Result
             if let Step::Solution(_) = step {
                 found += 1;
             }
-            let number = used + number;
             match trace::write_step(out, Some(case), number, &step, found, None, None) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {

@@ -26,7 +26,7 @@ use super::Reader;
 
 /// Writes the trace of every board of `input` on `out`: per board a `start` line, its steps
 /// and an `end` line with the best sum found (`null` if the trace was cut before the first
-/// placement). At most `max_steps` steps in all: the board the limit cuts ends with
+/// placement); the steps of each board are numbered from 1. At most `max_steps` steps in all: the board the limit cuts ends with
 /// `"stopped_by":"steps"`, and the boards after it are not read.
 ///
 /// Fails as [`run`](super::run) does: at the first malformed board (located), or when `out`
@@ -55,7 +55,6 @@ pub fn trace<R: Read, W: Write>(input: R, out: &mut W, max_steps: u64) -> Result
                 }
                 Step::Attacked { .. } => {}
             }
-            let number = used + number;
             match trace::write_step(out, Some(case), number, &step, found, Some(sum), best) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {
