@@ -336,9 +336,10 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
     )
 }
 
-/// The colour of each piece's disc, by its number 1..8 (the web board's colours).
+/// The colour of each piece's disc, by its number 1..8 (the web board's colours; white
+/// letters on each have a contrast of at least 4.5:1).
 pub const PIECE_COLOURS: [&str; 8] = [
-    "#6b4fa0", "#b3261e", "#2e7d32", "#b8860b", "#607d8b", "#8d4f2b", "#c2185b", "#1565c0",
+    "#6b4fa0", "#b3261e", "#2e7d32", "#8a6408", "#546e7a", "#8d4f2b", "#c2185b", "#1565c0",
 ];
 
 /// The test in SVG, as [`render_case`] draws it: the kings, the pieces as lettered discs (the

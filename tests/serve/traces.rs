@@ -18,7 +18,20 @@ fn traces_are_the_command_lines() {
     for (query, args) in [
         ("n=8&limit=1", vec!["nqueens", "list", "8", "--limit", "1"]),
         ("n=6&fix=2,1", vec!["nqueens", "list", "6", "--fix", "2,1"]),
-        ("n=9&fix=1,1&fix=3,2&steps=700", vec!["nqueens", "list", "9", "--fix", "1,1", "--fix", "3,2", "--trace-steps", "700"]),
+        (
+            "n=9&fix=1,1&fix=3,2&steps=700",
+            vec![
+                "nqueens",
+                "list",
+                "9",
+                "--fix",
+                "1,1",
+                "--fix",
+                "3,2",
+                "--trace-steps",
+                "700",
+            ],
+        ),
         ("n=3", vec!["nqueens", "list", "3"]),
     ] {
         let answer = get(&server.url(&format!("/api/nqueens/trace?{query}")));
@@ -33,7 +46,11 @@ fn traces_are_the_command_lines() {
     let tour = std::fs::read("tests/data/tour/sample.in").unwrap();
     for (endpoint, args, input) in [
         ("queens/trace", vec!["queens", "--trace"], &queens[..]),
-        ("queens/trace?steps=900", vec!["queens", "--trace", "--trace-steps", "900"], &queens[..]),
+        (
+            "queens/trace?steps=900",
+            vec!["queens", "--trace", "--trace-steps", "900"],
+            &queens[..],
+        ),
         ("sultan/trace", vec!["sultan", "--trace"], &sultan[..]),
         ("tour/trace", vec!["tour", "--trace"], &tour[..]),
     ] {
@@ -45,7 +62,10 @@ fn traces_are_the_command_lines() {
     let answer = post(&server.url("/api/queens/trace"), b"2\n1 1\n9 1\n");
     assert_eq!(answer.status, 400);
     let error = answer.error();
-    assert_eq!((error["line"].as_u64(), error["column"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(
+        (error["line"].as_u64(), error["column"].as_u64()),
+        (Some(3), Some(1))
+    );
     let r = run(&["queens", "--trace"], b"2\n1 1\n9 1\n");
     assert!(r.stderr.contains(error["error"].as_str().unwrap()));
 }
@@ -55,7 +75,12 @@ fn traces_are_bounded_by_the_servers_limits() {
     let server = Server::start(&[]);
     let too_many = get(&server.url("/api/nqueens/trace?n=8&steps=1000001"));
     assert_eq!(too_many.status, 400);
-    assert!(too_many.error()["error"].as_str().unwrap().contains("at most 1000000"));
+    assert!(
+        too_many.error()["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 1000000")
+    );
     let too_many = post(&server.url("/api/sultan/trace?steps=2000000"), b"");
     assert_eq!(too_many.status, 400);
     // The default limit: 100,000 steps, said by the last line.
@@ -63,11 +88,21 @@ fn traces_are_bounded_by_the_servers_limits() {
     assert_eq!(long.status, 200);
     let text = long.text();
     assert_eq!(text.lines().count(), 100_002);
-    assert!(text.lines().last().unwrap().contains(r#""stopped_by":"steps""#));
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .contains(r#""stopped_by":"steps""#)
+    );
     // The time limit, as for a count.
     let slow = get(&server.url("/api/nqueens/trace?n=40&steps=1000000&time_limit=0.001"));
     assert_eq!(slow.status, 504, "{}", slow.text());
-    assert!(slow.error()["error"].as_str().unwrap().starts_with("time limit reached"));
+    assert!(
+        slow.error()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("time limit reached")
+    );
 }
 
 #[test]
@@ -82,11 +117,18 @@ fn drawings_are_the_command_lines() {
         ("queens", vec!["queens"], &queens[..]),
         ("sultan", vec!["sultan"], &sultan[..]),
         ("tour", vec!["tour"], &tour[..]),
-        ("showdown?steps=300&seed=2", vec!["showdown", "--steps", "300", "--seed", "2"], &showdown[..]),
+        (
+            "showdown?steps=300&seed=2",
+            vec!["showdown", "--steps", "300", "--seed", "2"],
+            &showdown[..],
+        ),
         ("nqueens/best", vec!["nqueens", "best"], &best[..]),
     ] {
         let sep = if endpoint.contains('?') { '&' } else { '?' };
-        let answer = post(&server.url(&format!("/api/{endpoint}{sep}format=svg")), input);
+        let answer = post(
+            &server.url(&format!("/api/{endpoint}{sep}format=svg")),
+            input,
+        );
         assert_eq!(answer.status, 200, "{endpoint}: {}", answer.text());
         assert_eq!(answer.content_type, "image/svg+xml");
         let mut args = args;
@@ -94,8 +136,14 @@ fn drawings_are_the_command_lines() {
         assert_eq!(answer.text(), cli(&args, input), "{endpoint}");
     }
     for (query, args) in [
-        ("list?n=6&limit=3", vec!["nqueens", "list", "6", "--limit", "3"]),
-        ("count?n=8&fix=1,1", vec!["nqueens", "count", "8", "--fix", "1,1"]),
+        (
+            "list?n=6&limit=3",
+            vec!["nqueens", "list", "6", "--limit", "3"],
+        ),
+        (
+            "count?n=8&fix=1,1",
+            vec!["nqueens", "count", "8", "--fix", "1,1"],
+        ),
     ] {
         let answer = get(&server.url(&format!("/api/nqueens/{query}&format=svg")));
         assert_eq!(answer.status, 200);
@@ -105,13 +153,23 @@ fn drawings_are_the_command_lines() {
     }
     let unknown = post(&server.url("/api/queens?format=png"), queens);
     assert_eq!(unknown.status, 400);
-    assert!(unknown.error()["error"].as_str().unwrap().contains("json, judge, board or svg"));
+    assert!(
+        unknown.error()["error"]
+            .as_str()
+            .unwrap()
+            .contains("json, judge, board or svg")
+    );
 }
 
 #[test]
 fn showdown_traces_and_tour_explanations() {
     let server = Server::start(&[]);
-    let input = run(&["showdown", "gen", "--seed", "4", "--cases", "1", "--size", "10"], b"");
+    let input = run(
+        &[
+            "showdown", "gen", "--seed", "4", "--cases", "1", "--size", "10",
+        ],
+        b"",
+    );
     let input = input.stdout;
     let answer = post(&server.url("/api/showdown/trace?steps=2000&seed=1"), &input);
     assert_eq!(answer.status, 200, "{}", answer.text());
@@ -127,7 +185,10 @@ fn showdown_traces_and_tour_explanations() {
     assert_eq!(last["pieces"], plain["pieces"]);
     let costs: Vec<_> = lines.iter().filter(|l| l["event"] == "cost").collect();
     assert_eq!(costs.last().unwrap()["cost"], plain["cost"]);
-    assert_eq!(post(&server.url("/api/showdown/trace?format=json"), &input).status, 400);
+    assert_eq!(
+        post(&server.url("/api/showdown/trace?format=json"), &input).status,
+        400
+    );
 
     let tour = std::fs::read("tests/data/tour/sample.in").unwrap();
     let explained = post(&server.url("/api/tour/explain"), &tour).text();
