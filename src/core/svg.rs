@@ -239,9 +239,9 @@ impl Board {
         let cell = self.cell();
         let m = self.margin();
         let (rows, cols) = (self.rows, self.cols);
-        let _ = write!(
+        let _ = writeln!(
             svg,
-            "<g class=\"board\" data-rows=\"{rows}\" data-cols=\"{cols}\" transform=\"translate({} {})\">\n",
+            "<g class=\"board\" data-rows=\"{rows}\" data-cols=\"{cols}\" transform=\"translate({} {})\">",
             num(x),
             num(y)
         );

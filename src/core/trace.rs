@@ -17,7 +17,7 @@
 //!
 //! The placements come in lexicographic order, the order of
 //! [`Constraints::for_each`](super::placements::Constraints::for_each) and of `nqueens list`.
-//! A trace is bounded: [`trace`] stops after `max_steps` steps.
+//! A trace is bounded: [`trace()`] stops after `max_steps` steps.
 //!
 //! For programs and the web board, [`Line`] is a step as one line of JSON (JSON Lines), rows
 //! and columns from 1 as everywhere in the judges' formats:
@@ -78,7 +78,7 @@ pub enum Step<'a> {
     Solution(&'a [u8]),
 }
 
-/// How a [`trace`] ended.
+/// How a [`trace()`] ended.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
 pub struct Traced {
     /// The steps reported.

@@ -31,7 +31,7 @@ pub const DEFAULT_STEPS: u64 = 100_000;
 /// How many steps pass between two looks at the [`Control`].
 const CHECK_EVERY: u64 = 1 << 10;
 
-/// How [`trace`] runs.
+/// How [`trace()`] runs.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct TraceOptions {
     /// The most steps written (the trace is cut there: the `end` line says so).

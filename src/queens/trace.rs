@@ -23,9 +23,9 @@ use crate::input::{CaseReader, Scanner};
 
 use super::Reader;
 
-/// Writes the trace of every case of `input` on `out`: per case a `start` line, its steps and
-/// an `end` line, the steps of each numbered from 1. At most `max_steps` steps in all: the case the limit cuts ends with
-/// `"stopped_by":"steps"`, and the cases after it are not read.
+/// Writes the trace of every case of `input` on `out`: per case a `start` line, its steps
+/// (numbered from 1 in each case) and an `end` line. At most `max_steps` steps in all: the
+/// case the limit cuts ends with `"stopped_by":"steps"`, and the cases after it are not read.
 ///
 /// Fails as [`run`](super::run) does: at the first malformed case (located), or when `out`
 /// cannot be written.

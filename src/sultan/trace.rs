@@ -25,9 +25,9 @@ use crate::input::{CaseReader, Scanner};
 use super::Reader;
 
 /// Writes the trace of every board of `input` on `out`: per board a `start` line, its steps
-/// and an `end` line with the best sum found (`null` if the trace was cut before the first
-/// placement); the steps of each board are numbered from 1. At most `max_steps` steps in all: the board the limit cuts ends with
-/// `"stopped_by":"steps"`, and the boards after it are not read.
+/// (numbered from 1 in each board) and an `end` line with the best sum found (`null` if the
+/// trace was cut before the first placement). At most `max_steps` steps in all: the board
+/// the limit cuts ends with `"stopped_by":"steps"`, and the boards after it are not read.
 ///
 /// Fails as [`run`](super::run) does: at the first malformed board (located), or when `out`
 /// cannot be written.

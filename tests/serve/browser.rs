@@ -484,8 +484,8 @@ async fn first_screens(page: &Page<'_>) -> Result<(), Failure> {
             );
             if width == 1280 {
                 accessible(page, &format!("{view}, first screen")).await?;
-            } else {
-                screenshot(client, &format!("phone-{view}")).await?;
+            } else if view == "queens" {
+                screenshot(client, "queens-phone").await?;
             }
         }
     }
@@ -618,6 +618,13 @@ async fn queens(page: &Page<'_>) -> Result<(), Failure> {
     click_id(client, "queens-play").await?;
     wait_for(client, &format!("return !document.getElementById('queens-counter').textContent.startsWith('Step {} of ');", k - 6)).await?;
     click_id(client, "queens-play").await?;
+    // The screenshot of the docs: a conflict, at a step given by the link.
+    open(page, "queens?q=3,6&step=867").await?;
+    at_step(client, "queens", 867).await?;
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        replay(&trace, 867)
+    );
     screenshot(client, "queens-search").await?;
     accessible(page, "queens, the search").await?;
     // The answer saved as SVG: the 8 placements of the queen on (3, 6).
