@@ -42,6 +42,7 @@ export function init() {
     id: 'nqueens',
     show: (k) => showStep(k),
     isSolution: (k) => trace !== null && trace.isSolution(k),
+    tally: (k) => (trace ? trace.tally(k) : ''),
     onChange: () => save(),
   });
   makeShare('nqueens', () => {

@@ -104,8 +104,9 @@ export class Player {
     const target = Math.min(Math.max(0, k), this.steps);
     this.index = target;
     const sentence = this.options.show(target);
+    const tally = this.steps && this.options.tally ? `; ${this.options.tally(target)}` : '';
     this.counter.textContent = this.steps
-      ? `Step ${target} of ${this.steps}${this.note ? ` (${this.note})` : ''}`
+      ? `Step ${target} of ${this.steps}${tally}${this.note ? ` (${this.note})` : ''}`
       : 'No search to step through yet.';
     this.status.textContent = sentence || '';
     const atEnd = target >= this.steps;

@@ -24,6 +24,7 @@ export function init() {
     id: 'queens',
     show: (k) => showStep(k),
     isSolution: (k) => state.trace !== null && state.trace.isSolution(k),
+    tally: (k) => (state.trace ? state.trace.tally(k) : ''),
     onChange: () => save(),
   });
   makeShare('queens', () => api.text('queens', input(), { format: 'svg' }), (m) => io.setError(m));

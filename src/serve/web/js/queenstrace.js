@@ -42,6 +42,12 @@ export class QueensTrace {
     for (const [r, c] of this.given) this.queens.set(key(r, c), { r, c, given: true });
   }
 
+  /** The solutions found up to step k, for the player's counter. */
+  tally(k) {
+    const found = this.found[Math.min(k, this.found.length - 1)];
+    return `${found} solution${found === 1 ? '' : 's'} found`;
+  }
+
   isSolution(k) {
     return k >= 1 && k <= this.steps.length && this.steps[k - 1].event === 'solution';
   }

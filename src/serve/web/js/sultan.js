@@ -60,6 +60,7 @@ export function init() {
       return sentence;
     },
     isSolution: (k) => trace !== null && trace.isSolution(k),
+    tally: (k) => (trace ? trace.tally(k) : ''),
     onChange: () => save(),
   });
   makeShare('sultan', () => api.text('sultan', inputText(), { format: 'svg' }), (m) => io.setError(m));
