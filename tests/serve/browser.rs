@@ -395,6 +395,17 @@ async fn saves_svg(
     Ok(pieces)
 }
 
+/// The pages of the page printed to PDF (with the print style sheet).
+async fn printed_pages(client: &Client) -> Result<usize, Failure> {
+    let pdf = client.print(PrintConfiguration::default()).await?;
+    assert!(pdf.starts_with(b"%PDF"));
+    let text = String::from_utf8_lossy(&pdf);
+    Ok(text
+        .match_indices("/Type /Page")
+        .filter(|(i, m)| !text[i + m.len()..].starts_with('s'))
+        .count())
+}
+
 /// Runs axe-core on the page: no violation of WCAG 2.1 A or AA.
 async fn accessible(page: &Page<'_>, what: &str) -> Result<(), Failure> {
     let Some(axe) = page.axe else {
@@ -484,6 +495,11 @@ async fn first_screens(page: &Page<'_>) -> Result<(), Failure> {
             );
             if width == 1280 {
                 accessible(page, &format!("{view}, first screen")).await?;
+                assert_eq!(
+                    printed_pages(client).await?,
+                    1,
+                    "{view}: the board and its answer on one page"
+                );
             } else if view == "queens" {
                 screenshot(client, "queens-phone").await?;
             }
@@ -631,16 +647,13 @@ async fn queens(page: &Page<'_>) -> Result<(), Failure> {
     let pieces = saves_svg(page, "queens", &["queens"], "1\n3 6\n").await?;
     let count = answer.lines().count() - 2;
     assert_eq!(pieces, count * 8);
-    // Printed: the board and its answer on one page.
+    // Printed during the search too: the board and where the search stands, on one page.
+    assert_eq!(
+        printed_pages(client).await?,
+        1,
+        "queens: printed during the search"
+    );
     click_id(client, "queens-prev").await?;
-    let pdf = client.print(PrintConfiguration::default()).await?;
-    assert!(pdf.starts_with(b"%PDF"));
-    let text = String::from_utf8_lossy(&pdf);
-    let pages = text
-        .match_indices("/Type /Page")
-        .filter(|(i, m)| !text[i + m.len()..].starts_with('s'))
-        .count();
-    assert_eq!(pages, 1, "the print of one board and its answer");
     screenshot(client, "queens").await
 }
 
