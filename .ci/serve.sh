@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
 # The web board in a real browser: installs Chromium and chromedriver (Debian's packages,
-# about 130 MB, when they are missing), starts chromedriver on a free loopback port, runs the
-# browser test against it (`cargo test --release --test serve browser:: -- --ignored`, about
-# 15 s once built), and stops chromedriver by its PID whatever happens. Screenshots of every
-# view go to target/screenshots (docs/screenshots holds the committed ones).
+# about 130 MB, when they are missing), Node.js and npm (Debian's) and axe-core (the
+# accessibility engine, a pinned version from the npm registry, into target/), starts
+# chromedriver on a free loopback port, runs the browser test against it (`cargo test
+# --release --test serve browser:: -- --ignored`, about a minute once built) with
+# WEBDRIVER_URL and AXE_CORE_JS set, and stops chromedriver by its PID whatever happens.
+# Screenshots go to target/screenshots (docs/screenshots holds the committed ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+export DEBIAN_FRONTEND=noninteractive
+updated=""
+install() {
+    [ -n "$updated" ] || { apt-get update -qq; updated=yes; }
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends chromium chromium-driver fonts-dejavu-core >/dev/null
+    install chromium chromium-driver fonts-dejavu-core
 fi
+if ! command -v npm >/dev/null; then
+    install nodejs npm
+fi
+
+# axe-core, never committed: installed from the registry by its exact version.
+AXE_VERSION=4.14.1
+axe_dir="target/axe-core-$AXE_VERSION"
+if [ ! -f "$axe_dir/node_modules/axe-core/axe.min.js" ]; then
+    mkdir -p "$axe_dir"
+    npm install --no-audit --no-fund --ignore-scripts --prefix "$axe_dir" "axe-core@$AXE_VERSION" >/dev/null
+fi
+export AXE_CORE_JS="$PWD/$axe_dir/node_modules/axe-core/axe.min.js"
+[ -f "$AXE_CORE_JS" ] || { echo "serve.sh: axe-core is missing: $AXE_CORE_JS" >&2; exit 1; }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 

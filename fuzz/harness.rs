@@ -24,10 +24,11 @@ pub fn solve(data: &[u8]) {
     let Some((&pick, input)) = data.split_first() else {
         return;
     };
-    let format = match pick / 8 % 3 {
+    let format = match pick / 8 % 4 {
         0 => OutputFormat::Judge,
         1 => OutputFormat::Board,
-        _ => OutputFormat::Json,
+        2 => OutputFormat::Json,
+        _ => OutputFormat::Svg,
     };
     let mut out = Vec::new();
     match pick % 5 {

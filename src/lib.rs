@@ -2,12 +2,13 @@
 //!
 //! The map:
 //! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
-//!   queen placements ([`core::placements`]) and text diagrams ([`core::Diagram`]).
+//!   queen placements ([`core::placements`]) and their search told step by step
+//!   ([`core::trace`]), diagrams as text ([`core::Diagram`]) and as SVG ([`core::svg`]).
 //! - [`input`] and [`error`]: streaming, located parsing of judge inputs; every puzzle's reader
 //!   hands out its test cases through [`input::CaseReader`].
-//! - [`output`]: the three forms of an answer (the judge's bytes, boards for people, JSON for
-//!   programs), written the same way for every puzzle by [`output::write_case`] from the
-//!   puzzle's [`output::CaseAnswer`].
+//! - [`output`]: the forms of an answer (the judge's bytes, boards for people as text or SVG,
+//!   JSON for programs), written the same way for every puzzle by [`output::write_case`] from
+//!   the puzzle's [`output::CaseAnswer`].
 //! - [`judge`]: what problem setters and contestants need around every puzzle: strict line
 //!   reading for validators, output comparison for checkers ([`judge::check`]), seeded random
 //!   numbers and option ranges for generators, and (on Unix) a contestant's program run under

@@ -1,18 +1,23 @@
-//! How answers are written: the judge's bytes, diagrams for people, or JSON for programs.
+//! How answers are written: the judge's bytes, diagrams for people (as text or as SVG), or
+//! JSON for programs.
 //!
 //! Every puzzle's `writer.rs` says how one case's answer looks in each form (a
 //! [`CaseAnswer`]); [`write_case`] writes it in the form asked for, the same way for every
-//! puzzle, and [`write_cases`] answers a whole input case by case.
+//! puzzle, and [`write_cases`] answers a whole input case by case. In SVG every case is a
+//! document of its own; [`svg::Documents`] puts them in one document, or in one file each.
 
 use std::fmt;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::core::svg::Figure;
 use crate::error::RunError;
 use crate::input::CaseReader;
 
-/// The form of a command's answers (a command-line value: `judge`, `board`, `json`).
+pub mod svg;
+
+/// The form of a command's answers (a command-line value: `judge`, `board`, `json`, `svg`).
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum OutputFormat {
@@ -23,14 +28,27 @@ pub enum OutputFormat {
     Board,
     /// One JSON object per test case, one per line (JSON Lines), for programs.
     Json,
+    /// Boards drawn as SVG (one document per case, see [`svg::Documents`]), for worksheets
+    /// and problem statements.
+    Svg,
+}
+
+impl OutputFormat {
+    /// Every format, in the order of the command line's help.
+    pub const ALL: [OutputFormat; 4] = [
+        OutputFormat::Judge,
+        OutputFormat::Board,
+        OutputFormat::Json,
+        OutputFormat::Svg,
+    ];
 }
 
 impl std::str::FromStr for OutputFormat {
     type Err = UnknownFormat;
 
-    /// The format of a name, in any case: `judge`, `board` or `json`.
+    /// The format of a name, in any case: `judge`, `board`, `json` or `svg`.
     fn from_str(name: &str) -> Result<OutputFormat, UnknownFormat> {
-        [OutputFormat::Judge, OutputFormat::Board, OutputFormat::Json]
+        OutputFormat::ALL
             .into_iter()
             .find(|f| f.to_string().eq_ignore_ascii_case(name))
             .ok_or(UnknownFormat)
@@ -39,16 +57,17 @@ impl std::str::FromStr for OutputFormat {
 
 /// A name that is none of [`OutputFormat`]'s.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, thiserror::Error)]
-#[error("expected judge, board or json")]
+#[error("expected judge, board, json or svg")]
 pub struct UnknownFormat;
 
 impl fmt::Display for OutputFormat {
-    /// The command-line name: `judge`, `board` or `json`.
+    /// The command-line name: `judge`, `board`, `json` or `svg`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             OutputFormat::Judge => "judge",
             OutputFormat::Board => "board",
             OutputFormat::Json => "json",
+            OutputFormat::Svg => "svg",
         })
     }
 }
@@ -68,10 +87,13 @@ pub trait CaseAnswer {
 
     /// Case `case` (from 1) for programs.
     fn json(&self, case: u64) -> Self::Json;
+
+    /// Case `case` (from 1) drawn as an SVG figure: the same boards as [`CaseAnswer::board`].
+    fn figure(&self, case: u64) -> Figure;
 }
 
 /// Writes case `case` (from 1) in `format`: the judge's bytes; the drawing, after an empty
-/// line from the second case on; or one line of JSON.
+/// line from the second case on; one line of JSON; or a standalone SVG document.
 pub fn write_case<W: Write + ?Sized>(
     out: &mut W,
     format: OutputFormat,
@@ -88,6 +110,7 @@ pub fn write_case<W: Write + ?Sized>(
             serde_json::to_writer(&mut *out, &answer.json(case)).map_err(io::Error::from)?;
             out.write_all(b"\n")
         }
+        OutputFormat::Svg => out.write_all(answer.figure(case).to_document().as_bytes()),
     }
 }
 
@@ -115,7 +138,7 @@ mod tests {
 
     #[test]
     fn formats_are_read_back_from_their_names_in_any_case() {
-        for format in [OutputFormat::Judge, OutputFormat::Board, OutputFormat::Json] {
+        for format in OutputFormat::ALL {
             assert_eq!(format.to_string().parse(), Ok(format));
             assert_eq!(format.to_string().to_uppercase().parse(), Ok(format));
         }

@@ -17,7 +17,7 @@ use super::gpu;
 use super::interrupt;
 use super::io::{Failure, Input, Output, Verdict};
 use super::progress;
-use super::solve::SolveArgs;
+use super::solve::{OutputArgs, SolveArgs, TraceArgs};
 use chess_puzzles::output::OutputFormat;
 
 #[derive(Debug, clap::Args)]
@@ -191,9 +191,15 @@ struct ListArgs {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     time_limit: Option<TimeLimit>,
     /// How to write the placements (`judge`: plain text, one placement per line; there is no
-    /// judge for nqueens).
+    /// judge for nqueens; `svg`: the boards drawn as one SVG document).
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
+    /// With --format svg: one SVG file per placement, DIR/nqueens-<index>.svg, instead of one
+    /// document on standard output.
+    #[arg(long, value_name = "DIR")]
+    svg_dir: Option<PathBuf>,
+    #[command(flatten)]
+    trace: TraceArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -275,23 +281,24 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
     let input = Input::open(args.solve.input.as_ref(), out)?;
     let options = BestOptions {
-        format: args.solve.format,
+        format: args.solve.output.format,
     };
-    let mut writer = out.clone();
-    let run = progress::with_bar(
-        progress::QUIET_FOR,
-        |bar| {
-            let (done, total) = control.progress();
-            bar.set_length(total.max(1));
-            bar.set_position(done);
-            bar.set_message(format!(
-                "{done}/{total} boards answered, {} elapsed",
-                progress::human(started.elapsed())
-            ));
-        },
-        || nqueens::run_best_watched(input.reader, &mut writer, &options, &control),
-    )
-    .map_err(|e| Failure::from_run(&input.name, e))?;
+    let run = args.solve.output.write(out, "nqueens", |writer| {
+        progress::with_bar(
+            progress::QUIET_FOR,
+            |bar| {
+                let (done, total) = control.progress();
+                bar.set_length(total.max(1));
+                bar.set_position(done);
+                bar.set_message(format!(
+                    "{done}/{total} boards answered, {} elapsed",
+                    progress::human(started.elapsed())
+                ));
+            },
+            || nqueens::run_best_watched(input.reader, &mut &mut *writer, &options, &control),
+        )
+        .map_err(|e| Failure::from_run(&input.name, e))
+    })?;
     let boards = |k: u64| format!("{k} board{}", if k == 1 { "" } else { "s" });
     if control.interrupted() {
         eprintln!(
@@ -319,11 +326,36 @@ fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let problem = args.problem.problem()?;
     let started = Instant::now();
     let control = control(args.time_limit, started)?;
+    let output = OutputArgs {
+        format: args.format,
+        svg_dir: args.svg_dir,
+    };
+    args.trace.check(&output)?;
+    if args.trace.trace {
+        let options = nqueens::trace::TraceOptions {
+            max_steps: args.trace.trace_steps,
+            solutions: args.limit,
+        };
+        let ended =
+            nqueens::trace::trace(&problem, out, &options, &control).map_err(Failure::Output)?;
+        if ended.stopped_by == Some(chess_puzzles::core::trace::StoppedBy::Time) {
+            out.flush().map_err(Failure::Output)?;
+            eprintln!(
+                "time limit reached after {:.1} s: {} steps written, the trace is incomplete",
+                started.elapsed().as_secs_f64(),
+                ended.traced.steps
+            );
+            return Ok(Verdict::OutOfTime);
+        }
+        return Ok(Verdict::Done);
+    }
     let options = ListOptions {
         format: args.format,
         limit: args.limit,
     };
-    let listed = nqueens::list_until(&problem, out, &options, &control).map_err(Failure::Output)?;
+    let listed = output.write(out, "nqueens", |out| {
+        nqueens::list_until(&problem, &mut &mut *out, &options, &control).map_err(Failure::Output)
+    })?;
     if listed.stopped {
         out.flush().map_err(Failure::Output)?;
         eprintln!(
@@ -342,6 +374,12 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     if args.shard.is_some() && !problem.given().is_empty() {
         return Err(Failure::Usage(
             "--shard splits the count of an empty board; it cannot be combined with --fix"
+                .to_string(),
+        ));
+    }
+    if args.shard.is_some() && args.format == OutputFormat::Svg {
+        return Err(Failure::Usage(
+            "--format svg draws boards; a shard is a part of a count, with no board to draw"
                 .to_string(),
         ));
     }
@@ -433,7 +471,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             match args.format {
                 OutputFormat::Judge => writeln!(out, "{count}"),
                 OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
-                OutputFormat::Board => writeln!(
+                OutputFormat::Board | OutputFormat::Svg => writeln!(
                     out,
                     "{n}x{n} board, shard {} of {}: {count} placement{}",
                     spec.index(),
@@ -450,6 +488,11 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
 }
 
 fn merge(args: MergeArgs, out: &mut Output) -> Result<Verdict, Failure> {
+    if args.format == OutputFormat::Svg {
+        return Err(Failure::Usage(
+            "--format svg draws boards; a merged count has no board to draw".to_string(),
+        ));
+    }
     let paths: Vec<Option<&PathBuf>> = if args.inputs.is_empty() {
         vec![None]
     } else {
@@ -484,7 +527,7 @@ fn merge(args: MergeArgs, out: &mut Output) -> Result<Verdict, Failure> {
             });
             writeln!(out, "{line}")
         }
-        OutputFormat::Board => writeln!(
+        OutputFormat::Board | OutputFormat::Svg => writeln!(
             out,
             "{n}x{n} board, no queen given: {count} placement{} ({} shards merged, {:.1} s of CPU)",
             if count == 1 { "" } else { "s" },

@@ -8,7 +8,7 @@ use chess_puzzles::queens::{self, Options, Style};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
-use super::solve::SolveArgs;
+use super::solve::{SolveArgs, TraceArgs};
 
 /// The arguments of `chess-puzzles queens`.
 pub type Args = kit::Args<Queens>;
@@ -26,6 +26,8 @@ pub struct Solve {
     /// `--format judge`).
     #[arg(long)]
     uva: bool,
+    #[command(flatten)]
+    trace: TraceArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -90,15 +92,28 @@ impl Puzzle for Queens {
     };
 
     fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
-        if args.uva && args.solve.format != OutputFormat::Judge {
+        if args.uva && args.solve.output.format != OutputFormat::Judge {
             return Err(Failure::Usage(format!(
                 "--uva changes the judge's layout only; it cannot be used with --format {}",
-                args.solve.format
+                args.solve.output.format
             )));
         }
+        args.trace.check(&args.solve.output)?;
+        if args.trace.trace {
+            if args.uva {
+                return Err(Failure::Usage(
+                    "--uva changes the judge's layout only; it cannot be used with --trace"
+                        .to_string(),
+                ));
+            }
+            let steps = args.trace.trace_steps;
+            return args.solve.run(out, "queens", |input, out, _| {
+                queens::trace::trace(input, &mut &mut *out, steps)
+            });
+        }
         let style = style(args.uva);
-        args.solve.run(out, |input, out, format| {
-            queens::run(input, out, &Options { format, style })
+        args.solve.run(out, "queens", |input, out, format| {
+            queens::run(input, &mut &mut *out, &Options { format, style })
         })
     }
 

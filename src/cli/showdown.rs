@@ -57,6 +57,11 @@ pub struct Solve {
     /// the baseline the optimiser is measured against.
     #[arg(long)]
     greedy: bool,
+    /// Write the run as JSON Lines: a "cost" line each time a test's best cost or lower
+    /// bound changes (with the seconds since the start), then each answer as --format json
+    /// writes it, marked "event":"answer" (docs/guide.md describes the lines).
+    #[arg(long)]
+    trace: bool,
     #[command(flatten)]
     prove: super::prove::ProveArgs,
 }
@@ -145,10 +150,28 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
             .num_threads(threads)
             .build_global();
     }
-    if args.explain && args.solve.format == OutputFormat::Judge {
+    let format = args.solve.output.format;
+    if args.explain && matches!(format, OutputFormat::Judge | OutputFormat::Svg) {
+        return Err(Failure::Usage(format!(
+            "--explain needs --format board or --format json (the {} format has no room for \
+             it)",
+            if format == OutputFormat::Svg {
+                "svg"
+            } else {
+                "judge's"
+            }
+        )));
+    }
+    super::solve::refuse_trace_format(args.trace, &args.solve.output)?;
+    if args.trace && args.prove.prove {
         return Err(Failure::Usage(
-            "--explain needs --format board or --format json (the judge's format has no room \
-             for it)"
+            "--trace follows the optimiser; it cannot be used with --prove".to_string(),
+        ));
+    }
+    if args.prove.prove && format == OutputFormat::Svg {
+        return Err(Failure::Usage(
+            "--prove writes judge, board or json; it cannot draw SVG (solve without --prove \
+             for a drawing)"
                 .to_string(),
         ));
     }
@@ -156,7 +179,7 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         .time_limit
         .unwrap_or(TimeLimit::new(showdown::DEFAULT_TIME_LIMIT));
     let options = Options {
-        format: args.solve.format,
+        format,
         explain: args.explain,
         time_limit: time_limit.duration(),
         seed: args.seed,
@@ -169,13 +192,26 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         return super::prove::run(&args.prove, options, given, args.solve.input.as_ref(), out);
     }
     let input = Input::open(args.solve.input.as_ref(), out)?;
+    if args.trace {
+        let ending = showdown::trace::trace(input.reader, out, &options)
+            .map_err(|e| Failure::from_run(&input.name, e))?;
+        return Ok(if ending.interrupted {
+            Verdict::Interrupted
+        } else if ending.steps_cut {
+            Verdict::OutOfTime
+        } else {
+            Verdict::Done
+        });
+    }
     let watch = showdown::Progress::default();
-    let result = progress::with_bar(
-        Duration::ZERO,
-        |bar| draw(bar, &watch.snapshot()),
-        || showdown::run_watched(input.reader, out, &options, &watch),
-    );
-    let ending = result.map_err(|e| Failure::from_run(&input.name, e))?;
+    let ending = args.solve.output.write(out, "showdown", |out| {
+        progress::with_bar(
+            Duration::ZERO,
+            |bar| draw(bar, &watch.snapshot()),
+            || showdown::run_watched(input.reader, &mut &mut *out, &options, &watch),
+        )
+        .map_err(|e| Failure::from_run(&input.name, e))
+    })?;
     let answered = watch.snapshot().answered;
     if ending.unread {
         eprintln!("interrupted while reading the input: no answer written");

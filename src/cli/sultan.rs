@@ -8,7 +8,7 @@ use chess_puzzles::sultan::{self, MAX_WEIGHT, Options};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
-use super::solve::SolveArgs;
+use super::solve::{SolveArgs, TraceArgs};
 
 /// The arguments of `chess-puzzles sultan`.
 pub type Args = kit::Args<Sultan>;
@@ -16,6 +16,15 @@ pub type Args = kit::Args<Sultan>;
 /// The Sultan's Successors as a command.
 #[derive(Debug)]
 pub struct Sultan;
+
+/// Solving: the input, the format, and the trace of the search.
+#[derive(Debug, clap::Args)]
+pub struct Solve {
+    #[command(flatten)]
+    solve: SolveArgs,
+    #[command(flatten)]
+    trace: TraceArgs,
+}
 
 /// Judge an output against the right scores for an input.
 #[derive(Debug, clap::Args)]
@@ -80,7 +89,7 @@ fn gen_options(g: GenArgs) -> Result<GenOptions, Failure> {
 }
 
 impl Puzzle for Sultan {
-    type Solve = SolveArgs;
+    type Solve = Solve;
     type Gen = GenArgs;
     type Check = Check;
     type Validate = ValidateArgs;
@@ -90,9 +99,16 @@ impl Puzzle for Sultan {
         validate: sultan::validate::validate,
     };
 
-    fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
-        args.run(out, |input, out, format| {
-            sultan::run(input, out, &Options { format })
+    fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
+        args.trace.check(&args.solve.output)?;
+        if args.trace.trace {
+            let steps = args.trace.trace_steps;
+            return args.solve.run(out, "sultan", |input, out, _| {
+                sultan::trace::trace(input, &mut &mut *out, steps)
+            });
+        }
+        args.solve.run(out, "sultan", |input, out, format| {
+            sultan::run(input, &mut &mut *out, &Options { format })
         })
     }
 

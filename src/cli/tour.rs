@@ -7,7 +7,7 @@ use chess_puzzles::tour::{self, Options};
 
 use super::io::{Failure, Output, Verdict};
 use super::kit::{self, CheckArgs, Puzzle, Seed, ValidateArgs, Validator};
-use super::solve::SolveArgs;
+use super::solve::{self, SolveArgs};
 
 /// The arguments of `chess-puzzles tour`.
 pub type Args = kit::Args<Tour>;
@@ -15,6 +15,19 @@ pub type Args = kit::Args<Tour>;
 /// Traveling Queen as a command.
 #[derive(Debug)]
 pub struct Tour;
+
+/// Solving: the input, the format, and the trace of the search.
+#[derive(Debug, clap::Args)]
+pub struct Solve {
+    #[command(flatten)]
+    solve: SolveArgs,
+    /// Write the search instead of the answers, as JSON Lines: for each scenario the layers
+    /// of the breadth-first search (the squares first reached after 0, 1, 2, ... moves, and
+    /// the knights visited on the way), then the shortest path move by move (docs/guide.md
+    /// describes the lines).
+    #[arg(long)]
+    trace: bool,
+}
 
 /// Judge an output against the right answers for an input.
 #[derive(Debug, clap::Args)]
@@ -61,7 +74,7 @@ fn gen_options(g: GenArgs) -> GenOptions {
 }
 
 impl Puzzle for Tour {
-    type Solve = SolveArgs;
+    type Solve = Solve;
     type Gen = GenArgs;
     type Check = Check;
     type Validate = ValidateArgs;
@@ -71,9 +84,15 @@ impl Puzzle for Tour {
         validate: tour::validate::validate,
     };
 
-    fn solve(args: SolveArgs, out: &mut Output) -> Result<Verdict, Failure> {
-        args.run(out, |input, out, format| {
-            tour::run(input, out, &Options { format })
+    fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
+        solve::refuse_trace_format(args.trace, &args.solve.output)?;
+        if args.trace {
+            return args.solve.run(out, "tour", |input, out, _| {
+                tour::trace::trace(input, &mut &mut *out)
+            });
+        }
+        args.solve.run(out, "tour", |input, out, format| {
+            tour::run(input, &mut &mut *out, &Options { format })
         })
     }
 

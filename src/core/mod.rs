@@ -1,5 +1,6 @@
 //! The shared chess core: board geometry, squares, bitboards (with set-wide sliding fills),
-//! square sets of any side, piece movement as data, queen placements and diagrams.
+//! square sets of any side, piece movement as data, queen placements (and their search told
+//! step by step, [`trace`]), diagrams drawn as text and as SVG.
 //!
 //! Nothing here knows about any one puzzle. Coordinates are 0-based inside the crate; the judge
 //! formats' 1-based numbers are converted at their parsers and writers.
@@ -11,6 +12,8 @@ pub mod pieces;
 pub mod placements;
 pub mod square;
 pub mod square_set;
+pub mod svg;
+pub mod trace;
 
 pub use bitboard::Bitboard;
 pub use diagram::Diagram;

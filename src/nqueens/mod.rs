@@ -11,6 +11,8 @@
 //!   board's count can be split into shards ([`band::Plan`], [`shard`]) and merged back.
 //! - [`best`] finds the largest sum of weights under n non-attacking queens by branch and bound;
 //!   [`run_best`] answers an input of weighted boards, as the puzzles' `run` do.
+//! - [`trace`] writes the search of [`list`] step by step (`nqueens list --trace`), for people
+//!   to watch.
 //! - As in every puzzle module, [`reader`] reads that input and [`writer`] writes every answer
 //!   (a listing, a count, the best boards) as plain text, boards or JSON.
 //!
@@ -43,6 +45,7 @@ pub mod reader;
 pub mod shard;
 #[cfg(unix)]
 pub mod stress;
+pub mod trace;
 pub mod writer;
 
 use std::io::{self, Read, Write};
@@ -153,8 +156,12 @@ pub fn list_until<W: Write>(
     if let Some(e) = failure {
         return Err(e);
     }
-    if options.format == OutputFormat::Board && written == 0 && !stopped {
-        writeln!(out, "{}", writer::heading(problem, "no placement"))?;
+    if written == 0 && !stopped {
+        match options.format {
+            OutputFormat::Board => writeln!(out, "{}", writer::heading(problem, "no placement"))?,
+            OutputFormat::Svg => out.write_all(writer::no_placement(problem).as_bytes())?,
+            OutputFormat::Judge | OutputFormat::Json => {}
+        }
     }
     out.flush()?;
     Ok(Listed { written, stopped })

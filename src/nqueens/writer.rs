@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::core::svg::{self, Figure, Labels, Mark};
 use crate::core::{Diagram, Square, diagram};
 use crate::output::{self, CaseAnswer, OutputFormat};
 
@@ -59,6 +60,18 @@ impl CaseAnswer for Listing<'_> {
             rows: self.rows.iter().map(|&r| u32::from(r) + 1).collect(),
         }
     }
+
+    fn figure(&self, number: u64) -> Figure {
+        let numbers: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| (u32::from(*r) + 1).to_string())
+            .collect();
+        let mut figure = Figure::new(&format!("Placement {number}: {}", numbers.join(" ")));
+        figure.panel(svg_board(self.problem, Some(self.rows)), "");
+        figure.note(LEGEND);
+        figure
+    }
 }
 
 /// One board's answer in `nqueens best`: its best placement, or `None` when it has none
@@ -101,6 +114,19 @@ impl CaseAnswer for Solved<'_> {
             proven: self.best.is_none_or(|b| b.proven),
         }
     }
+
+    fn figure(&self, case: u64) -> Figure {
+        let n = self.board.n();
+        let weight = |r: usize, c: usize| u64::from(self.board.get(r, c));
+        let text = render_best(case, self.board, self.best);
+        let mut figure = Figure::new(text.lines().next().unwrap_or_default());
+        let placement = self.best.map_or(&[][..], |b| &b.placement[..]);
+        figure.panel(svg::weighted_board(n, weight, placement), "");
+        if self.best.is_some() {
+            figure.note("♛ the queens of the best placement, on marked squares; every square shows its weight");
+        }
+        figure
+    }
 }
 
 /// Writes the count of `problem` in the chosen format.
@@ -136,6 +162,17 @@ impl CaseAnswer for Counted<'_> {
             text.push_str(&diagram(problem.n(), None, problem.given()).to_string());
         }
         text
+    }
+
+    fn figure(&self, _: u64) -> Figure {
+        let (problem, count) = (self.problem, self.count);
+        let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
+        let mut figure = Figure::new(&heading(problem, &what));
+        figure.panel(svg_board(problem, None), "");
+        if !problem.given().is_empty() {
+            figure.note(LEGEND);
+        }
+        figure
     }
 
     fn json(&self, _: u64) -> JsonCount {
@@ -184,6 +221,34 @@ pub fn diagram(n: usize, rows: Option<&[u8]>, given: &[Square]) -> Diagram {
         d.set(s, GIVEN_QUEEN);
     }
     d
+}
+
+/// The SVG document of a listing without placement: the board with its given queens.
+pub(super) fn no_placement(problem: &Problem) -> String {
+    let mut figure = Figure::new(&heading(problem, "no placement"));
+    figure.panel(svg_board(problem, None), "");
+    figure.to_document()
+}
+
+/// What the SVG boards of `nqueens` show.
+const LEGEND: &str =
+    "♕ a given queen (on a marked square), ♛ the others; rows from the top, columns from the left";
+
+/// An `n`x`n` SVG board with the queens of `rows` (if any), the given ones marked.
+fn svg_board(problem: &Problem, rows: Option<&[u8]>) -> svg::Board {
+    let n = problem.n();
+    let mut board = svg::Board::new(n, n, Labels::Numbers);
+    for &s in problem.given() {
+        board.mark(s, Mark::Highlight);
+        board.piece(s, svg::Piece::given(GIVEN_QUEEN, "given queen"));
+    }
+    for (c, &r) in rows.unwrap_or(&[]).iter().enumerate() {
+        let s = Square::new(r, c as u8);
+        if !problem.given().contains(&s) {
+            board.piece(s, svg::Piece::glyph(QUEEN, "queen"));
+        }
+    }
+    board
 }
 
 /// One listed placement for programs (`--format json`, one object per line).

@@ -3,7 +3,8 @@
 //!
 //! The 92 placements are found once; each query then looks its square up among them
 //! ([`lookup`]). [`Solver::judge_block`] keeps the finished output of each of the 64 squares,
-//! so answering a query is one copy.
+//! so answering a query is one copy. [`trace`] tells the backtracking search for a query's
+//! placements step by step, for people to watch.
 //!
 //! ```
 //! use chess_puzzles::core::Square;
@@ -19,6 +20,7 @@ pub mod lookup;
 pub mod reader;
 #[cfg(unix)]
 pub mod stress;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::core::svg::{self, Figure, Labels, Mark};
 use crate::core::{CLASSIC, Diagram, Square, diagram};
 use crate::output::CaseAnswer;
 
@@ -50,6 +51,10 @@ impl CaseAnswer for Solved<'_> {
 
     fn json(&self, case: u64) -> JsonCase {
         JsonCase::new(case, self.given, &self.solutions())
+    }
+
+    fn figure(&self, case: u64) -> Figure {
+        figure(case, self.given, &self.solutions())
     }
 }
 
@@ -143,6 +148,37 @@ pub fn render_case(case: u64, given: Square, solutions: &[&Placement]) -> String
         out.push_str(&diagram::side_by_side(&blocks, 3));
     }
     out
+}
+
+/// Every solution of a case drawn in SVG, four boards to a row, each captioned with its number
+/// and rows, the given queen marked (as [`render_case`] draws them in text).
+pub fn figure(case: u64, given: Square, solutions: &[&Placement]) -> Figure {
+    let mut figure = Figure::new(&format!(
+        "Case {case}: queen given on row {}, column {}; {} solutions",
+        given.row + 1,
+        given.col + 1,
+        solutions.len()
+    ));
+    figure.columns(4);
+    for (i, p) in solutions.iter().enumerate() {
+        let mut board = svg::Board::new(CLASSIC, CLASSIC, Labels::Numbers).fit(200.0);
+        board.mark(given, Mark::Highlight);
+        for (c, &r) in p.iter().enumerate() {
+            let sq = Square::new(r, c as u8);
+            let piece = if sq == given {
+                svg::Piece::given(GIVEN_QUEEN, "given queen")
+            } else {
+                svg::Piece::glyph(QUEEN, "queen")
+            };
+            board.piece(sq, piece);
+        }
+        let rows: Vec<String> = p.iter().map(|r| (r + 1).to_string()).collect();
+        figure.panel(board, &format!("#{} {}", i + 1, rows.join(" ")));
+    }
+    figure.note(&format!(
+        "{GIVEN_QUEEN} the given queen (on a marked square), {QUEEN} the others; rows from the top, columns from the left."
+    ));
+    figure
 }
 
 #[cfg(test)]

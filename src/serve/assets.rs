@@ -47,6 +47,9 @@ pub const ASSETS: &[Asset] = &[
     asset!("/js/tour.js", "js/tour.js", JS),
     asset!("/js/showdown.js", "js/showdown.js", JS),
     asset!("/js/nqueens.js", "js/nqueens.js", JS),
+    asset!("/js/player.js", "js/player.js", JS),
+    asset!("/js/queenstrace.js", "js/queenstrace.js", JS),
+    asset!("/js/share.js", "js/share.js", JS),
 ];
 
 /// The embedded file served at `path`, if any.

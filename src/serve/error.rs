@@ -80,10 +80,13 @@ impl ApiError {
         ApiError::from_run(error.into())
     }
 
-    /// The refusal of a failed write: 504 when the time limit was reached.
+    /// The refusal of a failed write: 504 when the time limit was reached, 400 for an answer
+    /// the server will not make that large (an SVG document past its limit).
     pub fn from_output(error: &io::Error, doing: &str) -> ApiError {
         if error.kind() == io::ErrorKind::TimedOut {
             ApiError::new(StatusCode::GATEWAY_TIMEOUT, error.to_string())
+        } else if error.kind() == io::ErrorKind::InvalidInput {
+            ApiError::bad(error.to_string())
         } else {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -11,6 +11,7 @@
 // today, so that a field the command line gains later keeps its default here.
 #![allow(clippy::needless_update)]
 
+use std::io::Write;
 use std::time::Duration;
 
 use axum::extract::State as AxumState;
@@ -19,7 +20,7 @@ use super::config::Limits;
 use super::error::ApiError;
 use super::handler::{Answer, GRACE, Payload, Shared, parse_all};
 use super::params::Params;
-use super::stream::{ChunkWriter, respond};
+use super::stream::{drawn, respond};
 use crate::error::{InputError, RunError};
 use crate::input::{CaseReader, Scanner};
 use crate::output::OutputFormat;
@@ -55,7 +56,7 @@ pub trait Judge: Sized + Send + 'static {
     fn reader(input: &[u8]) -> Result<impl CaseReader, InputError>;
 
     /// Answers the input as the command line does.
-    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError>;
+    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError>;
 }
 
 /// The handler of `POST /api/<puzzle>` for every [`Judge`]: the query (`format`, then the
@@ -73,7 +74,9 @@ pub async fn answer<J: Judge>(
     let deadline = puzzle.allowed(&state.limits);
     Ok(respond(permit, deadline, content_type, move |out| {
         puzzle.check(&body)?;
-        puzzle.run(&body, out).map_err(ApiError::from_run)
+        drawn(out, format == OutputFormat::Svg, |mut out| {
+            puzzle.run(&body, &mut out).map_err(ApiError::from_run)
+        })
     })
     .await)
 }
@@ -99,7 +102,7 @@ impl Judge for Queens {
         queens::Reader::new(Scanner::new(input))
     }
 
-    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
         queens::run(input, out, &self.0)
     }
 }
@@ -119,7 +122,7 @@ impl Judge for Sultan {
         sultan::Reader::new(Scanner::new(input))
     }
 
-    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
         sultan::run(input, out, &self.0)
     }
 }
@@ -139,7 +142,7 @@ impl Judge for Tour {
         tour::Reader::new(Scanner::new(input))
     }
 
-    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
         tour::run(input, out, &self.0)
     }
 }
@@ -201,7 +204,27 @@ impl Judge for Showdown {
         Ok(())
     }
 
-    fn run(self, input: &[u8], out: &mut ChunkWriter) -> Result<(), RunError> {
+    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
         showdown::run(input, out, &self.0)
     }
+}
+
+/// `POST /api/showdown/trace`: the run of `/api/showdown` (the same query but `format`) told
+/// as `showdown --trace` writes it: the changes of each test's cost and bound over time, then
+/// each answer.
+pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: Payload) -> Answer {
+    let puzzle = Showdown::options(&mut params, OutputFormat::Json, &state.limits)?;
+    params.finish()?;
+    let body = body.read(&state.limits).await?;
+    let permit = state.gate.enter().await?;
+    let deadline = puzzle.allowed(&state.limits);
+    Ok(
+        respond(permit, deadline, super::stream::JSON_LINES, move |out| {
+            puzzle.check(&body)?;
+            showdown::trace::trace(&body[..], out, &puzzle.0)
+                .map(|_| ())
+                .map_err(ApiError::from_run)
+        })
+        .await,
+    )
 }

@@ -34,6 +34,7 @@ mod routes;
 mod showdown;
 mod stream;
 mod tour;
+pub mod trace;
 
 use std::future::Future;
 use std::io;

@@ -1,7 +1,8 @@
 //! The `nqueens` endpoints: `best` answers a weighted-board input as `chess-puzzles nqueens best`
 //! does (proven answers only); `count` and `list` take a board from the query (`n`, `fix`)
 //! and answer as `nqueens count` and `nqueens list` do; `count/events` reports a count's
-//! progress as server-sent events, then its result. Each search stops at its time limit.
+//! progress as server-sent events, then its result; `trace` writes the search of `list` step
+//! by step, as `nqueens list --trace` does. Each search stops at its time limit.
 
 // The solvers' options are built with `..Default::default()` although every field is set
 // today, so that a field the command line gains later keeps its default here.
@@ -22,7 +23,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use super::error::{ApiError, ErrorBody};
 use super::handler::{Answer, GRACE, Payload, Shared, State, parse_all};
 use super::params::Params;
-use super::stream::respond;
+use super::stream::{drawn, respond};
 use crate::input::{CaseReader, Scanner};
 use crate::nqueens::{self, BestOptions, BestReader, BestRun, Control, Fix, ListOptions, Problem};
 use crate::output::OutputFormat;
@@ -82,7 +83,11 @@ pub async fn best(AxumState(state): Shared, mut params: Params, body: Payload) -
                 r.next_case().map(|b| b.is_some())
             })?;
             let options = BestOptions { format };
-            match nqueens::run_best_watched(&body[..], out, &options, &control) {
+            let run = drawn(out, format == OutputFormat::Svg, |mut out| {
+                nqueens::run_best_watched(&body[..], &mut out, &options, &control)
+                    .map_err(ApiError::from_run)
+            });
+            match run {
                 Ok(BestRun { unproven: 0, .. }) => Ok(()),
                 // The API answers proven bests only: a board the time limit cut short is a
                 // time-out, as before the command line answered it with the best found.
@@ -94,7 +99,7 @@ pub async fn best(AxumState(state): Shared, mut params: Params, body: Payload) -
                         if unproven == 1 { "" } else { "s" }
                     ),
                 )),
-                Err(e) => Err(ApiError::from_run(e)),
+                Err(e) => Err(e),
             }
         })
         .await,
@@ -237,8 +242,10 @@ pub async fn list(AxumState(state): Shared, mut params: Params, body: Payload) -
                 limit,
                 ..ListOptions::default()
             };
-            let listed = nqueens::list_until(&problem, out, &options, &control)
-                .map_err(|e| ApiError::from_output(&e, "listing"))?;
+            let listed = drawn(out, format == OutputFormat::Svg, |mut out| {
+                nqueens::list_until(&problem, &mut out, &options, &control)
+                    .map_err(|e| ApiError::from_output(&e, "listing"))
+            })?;
             if listed.stopped {
                 return Err(ApiError::new(
                     StatusCode::GATEWAY_TIMEOUT,
@@ -253,4 +260,41 @@ pub async fn list(AxumState(state): Shared, mut params: Params, body: Payload) -
         })
         .await,
     )
+}
+
+/// `GET`/`POST /api/nqueens/trace`: the search of `list` step by step (`limit` placements at
+/// most, `steps` steps at most, see [`super::trace::take_steps`]), as `nqueens list --trace`
+/// writes it, or a 504 once the time limit cut it short.
+pub async fn trace(AxumState(state): Shared, mut params: Params, body: Payload) -> Answer {
+    let problem = take_problem(&mut params)?;
+    let limit = params.take::<u64>("limit", "a number of placements")?;
+    let steps = super::trace::take_steps(&mut params)?;
+    let time_limit = params.time_limit(state.limits.max_time, None, true)?;
+    params.finish()?;
+    body.read(&state.limits).await?;
+    let (permit, control) = solver(&state, time_limit).await?;
+    Ok(respond(
+        permit,
+        time_limit + GRACE,
+        super::stream::JSON_LINES,
+        move |out| {
+            let options = nqueens::trace::TraceOptions {
+                max_steps: steps,
+                solutions: limit,
+            };
+            let ended = nqueens::trace::trace(&problem, out, &options, &control)
+                .map_err(|e| ApiError::from_output(&e, "tracing"))?;
+            if ended.stopped_by == Some(crate::core::trace::StoppedBy::Time) {
+                return Err(ApiError::new(
+                    StatusCode::GATEWAY_TIMEOUT,
+                    format!(
+                        "time limit reached with {} steps of the trace written",
+                        ended.traced.steps
+                    ),
+                ));
+            }
+            Ok(())
+        },
+    )
+    .await)
 }

@@ -10,7 +10,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use super::error::ApiError;
-use super::stream::{JSON_LINES, TEXT};
+use super::stream::{JSON_LINES, SVG, TEXT};
 use crate::output::OutputFormat;
 
 /// The decoded `name=value` pairs of a query string, taken one name at a time.
@@ -70,20 +70,21 @@ impl Params {
         Ok(values.pop())
     }
 
-    /// `format`: `json` (the default), `judge` or `board`, and the content type of its answer.
+    /// `format`: `json` (the default), `judge`, `board` or `svg`, and the content type of its
+    /// answer.
     pub fn format(&mut self) -> Result<(OutputFormat, &'static str), ApiError> {
-        let format = match self.take::<String>("format", "json, judge or board")? {
+        let format = match self.take::<String>("format", "json, judge, board or svg")? {
             None => OutputFormat::Json,
             Some(name) => name.parse::<OutputFormat>().map_err(|_| {
                 ApiError::bad(format!(
-                    "format: expected json, judge or board, found '{name}'"
+                    "format: expected json, judge, board or svg, found '{name}'"
                 ))
             })?,
         };
-        let content_type = if format == OutputFormat::Json {
-            JSON_LINES
-        } else {
-            TEXT
+        let content_type = match format {
+            OutputFormat::Json => JSON_LINES,
+            OutputFormat::Svg => SVG,
+            OutputFormat::Judge | OutputFormat::Board => TEXT,
         };
         Ok((format, content_type))
     }

@@ -5,7 +5,9 @@
 //!
 //! The JSON API: `POST /api/<puzzle>` with a judge input as the body answers with exactly
 //! what `chess-puzzles <puzzle> --format json` writes for it (JSON Lines), through the same
-//! `run` functions. `?format=judge` or `?format=board` give the command's other formats.
+//! `run` functions. `?format=judge`, `?format=board` or `?format=svg` give the command's
+//! other formats. The `trace` endpoints answer with the JSON Lines of `--trace`
+//! ([`trace`]).
 //!
 //! | endpoint | body | query |
 //! |---|---|---|
@@ -14,11 +16,15 @@
 //! | `POST /api/tour` | judge input | `format` |
 //! | `POST /api/tour/explain` | judge input | |
 //! | `POST /api/showdown` | judge input | `format`, `time_limit`, `seed`, `steps`, `greedy` |
+//! | `POST /api/showdown/trace` | judge input | as `/api/showdown` but `format`: the cost over time, then the answers |
 //! | `POST /api/showdown/checks` | `{"input": ..., "answers": [[[type, row, col], ...], ...]}` | |
 //! | `POST /api/nqueens/best` | `nqueens best` input | `format`, `time_limit` |
 //! | `GET`/`POST /api/nqueens/count` | | `n`, `fix` (repeated), `format`, `time_limit` |
 //! | `GET /api/nqueens/count/events` | | `n`, `fix`, `time_limit`: progress as server-sent events |
 //! | `GET`/`POST /api/nqueens/list` | | `n`, `fix`, `limit`, `format`, `time_limit` |
+//! | `GET`/`POST /api/nqueens/trace` | | `n`, `fix`, `limit`, `steps`, `time_limit`: the search step by step |
+//! | `POST /api/queens/trace`, `/api/sultan/trace` | judge input | `steps` |
+//! | `POST /api/tour/trace` | judge input | |
 //!
 //! A bad input answers 400 with `{"error": ..., "line": L, "column": C}`: the message, line
 //! and column that the command line prints as `error: <path>:L:C: <message>`. Other refusals
@@ -36,7 +42,7 @@ use super::config::Limits;
 use super::error::ApiError;
 use super::handler::State;
 use super::judge::{self, Queens, Showdown, Sultan, Tour};
-use super::{assets, guard, nqueens, showdown, tour};
+use super::{assets, guard, nqueens, showdown, tour, trace};
 
 /// The whole application: the page, the API and the guards, for a server listening on
 /// `local` (whose address decides which Host names are accepted).
@@ -60,10 +66,15 @@ fn api(state: Arc<State>) -> Router {
         .route("/tour/explain", post(tour::explain))
         .route("/showdown", post(judge::answer::<Showdown>))
         .route("/showdown/checks", post(showdown::checks))
+        .route("/showdown/trace", post(judge::showdown_trace))
         .route("/nqueens/best", post(nqueens::best))
         .route("/nqueens/count", get(nqueens::count).post(nqueens::count))
         .route("/nqueens/count/events", get(nqueens::count_events))
         .route("/nqueens/list", get(nqueens::list).post(nqueens::list))
+        .route("/nqueens/trace", get(nqueens::trace).post(nqueens::trace))
+        .route("/queens/trace", post(trace::queens))
+        .route("/sultan/trace", post(trace::sultan))
+        .route("/tour/trace", post(trace::tour))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,

@@ -1,6 +1,7 @@
-//! `POST /api/tour/explain`: for each scenario of a judge input, the first piece that no square
-//! the queen can stand on touches (the plain reason a scenario has no tour), if any. The page
-//! names it on an impossible board.
+//! `POST /api/tour/explain`: for each case (scenario) of a judge input, the first piece that no
+//! square the queen can stand on touches (the plain reason a scenario has no tour), if any. The
+//! page names it on an impossible board. Its lines are numbered `case`, as every answer of the
+//! API and of `--format json` is.
 
 use axum::extract::State as AxumState;
 use serde::Serialize;
@@ -20,10 +21,10 @@ struct Unreachable {
     square: String,
 }
 
-/// One scenario, numbered from 1, and its obstacle (`null` when there is none).
+/// One case (a scenario), numbered from 1, and its obstacle (`null` when there is none).
 #[derive(Debug, Serialize)]
 struct Explained {
-    scenario: u64,
+    case: u64,
     unreachable: Option<Unreachable>,
 }
 
@@ -49,10 +50,7 @@ fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
             },
             square: tour::square_name(sq),
         });
-        let explained = Explained {
-            scenario: case,
-            unreachable,
-        };
+        let explained = Explained { case, unreachable };
         push_json_line(&mut lines, &explained)?;
     }
     Ok(lines)

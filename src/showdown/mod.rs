@@ -41,6 +41,7 @@ pub mod reader;
 pub mod solver;
 #[cfg(unix)]
 pub mod stress;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 

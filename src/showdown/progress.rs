@@ -1,5 +1,7 @@
 //! What a run of the optimiser has reached, for a progress display: the optimiser updates a
-//! [`Progress`] as it goes, a display reads [`Progress::snapshot`] from another thread.
+//! [`Progress`] as it goes, a display reads [`Progress::snapshot`] from another thread. A
+//! [`Progress::recording`] also keeps every change of a test's best cost or bound, with its
+//! time ([`CostPoint`]): the run's cost over time, which `showdown --trace` writes.
 //!
 //! ```
 //! use chess_puzzles::showdown::progress::Progress;
@@ -17,11 +19,32 @@ pub struct Progress {
     state: Mutex<State>,
 }
 
+/// The most [`CostPoint`]s a recording keeps (those after are dropped, and
+/// [`Progress::take_points`] says so).
+pub const MAX_POINTS: usize = 100_000;
+
+/// One change of a test's best cost or lower bound during a run.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CostPoint {
+    /// Seconds since the clock started (once the input was read).
+    pub seconds: f64,
+    /// The test, from 0.
+    pub test: usize,
+    /// The cost of the best answer held.
+    pub cost: u64,
+    /// The lower bound (at most the cost).
+    pub bound: u64,
+}
+
 #[derive(Clone, Debug, Default)]
 struct State {
     snapshot: Snapshot,
     /// Per test: its side, and its best cost and lower bound once it has a first answer.
     tests: Vec<(usize, Option<(u64, u64)>)>,
+    /// The changes recorded since they were last taken (a recording only).
+    points: Option<Vec<CostPoint>>,
+    /// Changes dropped past [`MAX_POINTS`].
+    dropped: u64,
     /// Per board side, the sums of those costs and bounds: kept up to date in constant time
     /// per update (a total recomputed over every test at each update made a run on many
     /// tests quadratic), exact (integers), and turned into scores (cost / n²) by
@@ -50,6 +73,27 @@ pub struct Snapshot {
 }
 
 impl Progress {
+    /// A progress that also records every change of a test's best cost or bound (see
+    /// [`Progress::take_points`]).
+    pub fn recording() -> Progress {
+        let progress = Progress::default();
+        progress.lock().points = Some(Vec::new());
+        progress
+    }
+
+    /// The changes recorded since the last call, in the order they happened, and how many
+    /// were dropped past [`MAX_POINTS`] (none for a progress that is not recording).
+    pub fn take_points(&self) -> (Vec<CostPoint>, u64) {
+        let mut state = self.lock();
+        let dropped = std::mem::take(&mut state.dropped);
+        let points = state
+            .points
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        (points, dropped)
+    }
+
     /// The state now.
     pub fn snapshot(&self) -> Snapshot {
         let state = self.lock();
@@ -72,6 +116,9 @@ impl Progress {
     /// A run of tests of these sides starts its clock.
     pub(crate) fn begin(&self, sides: &[usize], start: Instant, end: Option<Instant>) {
         let mut state = self.lock();
+        if let Some(points) = &mut state.points {
+            points.clear();
+        }
         state.tests = sides.iter().map(|&n| (n, None)).collect();
         let largest = sides.iter().copied().max().unwrap_or(0);
         state.by_side = vec![(0, 0); largest + 1];
@@ -86,6 +133,17 @@ impl Progress {
     /// Test `i` (from 0) holds an answer of `cost`, and no answer costs less than `bound`.
     pub(crate) fn update(&self, i: usize, cost: u64, bound: u64) {
         Self::record(&mut self.lock(), i, cost, bound);
+    }
+
+    /// A search of test `i` found an answer of `cost`: it counts when it is cheaper than the
+    /// answer held (the bound stays).
+    pub(crate) fn improved(&self, i: usize, cost: u64) {
+        let mut state = self.lock();
+        if let Some(&(_, Some((held, bound)))) = state.tests.get(i)
+            && cost < held
+        {
+            Self::record(&mut state, i, cost, bound);
+        }
     }
 
     /// Test `i`'s final answer, of `cost`, was handed out (with its bound, as [`Progress::update`]).
@@ -110,6 +168,23 @@ impl Progress {
         if before.is_none() {
             state.snapshot.prepared += 1;
         }
+        if before != Some((cost, bound.min(cost))) {
+            let seconds = state
+                .snapshot
+                .start
+                .map_or(0.0, |start| start.elapsed().as_secs_f64());
+            let full = state.points.as_ref().is_some_and(|p| p.len() >= MAX_POINTS);
+            if full {
+                state.dropped += 1;
+            } else if let Some(points) = &mut state.points {
+                points.push(CostPoint {
+                    seconds,
+                    test: i,
+                    cost,
+                    bound: bound.min(cost),
+                });
+            }
+        }
     }
 }
 
@@ -133,5 +208,25 @@ mod tests {
         // An unknown test changes nothing.
         progress.update(7, 1, 1);
         assert_eq!(progress.snapshot().prepared, 2);
+        // Not recording: no point.
+        assert_eq!(progress.take_points(), (Vec::new(), 0));
+    }
+
+    #[test]
+    fn a_recording_keeps_every_change_once() {
+        let progress = Progress::recording();
+        progress.begin(&[5, 6], Instant::now(), None);
+        progress.update(0, 9, 4);
+        progress.update(0, 9, 4);
+        progress.improved(0, 12);
+        progress.improved(0, 7);
+        progress.improved(1, 3);
+        progress.answered(0, 7, 4);
+        let (points, dropped) = progress.take_points();
+        let seen: Vec<_> = points.iter().map(|p| (p.test, p.cost, p.bound)).collect();
+        assert_eq!(seen, [(0, 9, 4), (0, 7, 4)]);
+        assert!(points.windows(2).all(|w| w[0].seconds <= w[1].seconds));
+        assert_eq!(dropped, 0);
+        assert!(progress.take_points().0.is_empty());
     }
 }

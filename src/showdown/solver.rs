@@ -517,6 +517,11 @@ fn solve_window<E>(
             None => end.within(now, part_of(round, part)),
         };
         let mut s = p.searches(settings.seed_of(first + j), deadline(0.25));
+        if let Some(progress) = progress {
+            for search in &mut s {
+                search.report_to(progress, first + j);
+            }
+        }
         if !s.is_empty() {
             let first_steps = steps.map(|n| n / 2);
             let half = p.search(&mut s, first_steps, deadline(0.5));

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::core::pieces::PieceKind;
+use crate::core::svg::{self, Figure, Labels};
 use crate::core::{Diagram, Square};
 use crate::error::plural;
 use crate::output::CaseAnswer;
@@ -68,6 +69,10 @@ impl CaseAnswer for Solved<'_> {
             );
         }
         json
+    }
+
+    fn figure(&self, case: u64) -> Figure {
+        figure(case, self.instance, self.solution)
     }
 }
 
@@ -329,6 +334,43 @@ pub fn render_case(case: u64, instance: &Instance, solution: &Solution) -> Strin
         solution.answer.score(instance),
         legend(instance)
     )
+}
+
+/// The colour of each piece's disc, by its number 1..8 (the web board's colours; white
+/// letters on each have a contrast of at least 4.5:1).
+pub const PIECE_COLOURS: [&str; 8] = [
+    "#6b4fa0", "#b3261e", "#2e7d32", "#8a6408", "#546e7a", "#8d4f2b", "#c2185b", "#1565c0",
+];
+
+/// The test in SVG, as [`render_case`] draws it: the kings, the pieces as lettered discs (the
+/// letters of the board's legend), the cost in the title and the prices under the board.
+pub fn figure(case: u64, instance: &Instance, solution: &Solution) -> Figure {
+    let n = instance.side();
+    let mut board = svg::Board::new(n, n, Labels::Numbers);
+    for sq in instance.kings().iter() {
+        board.piece(sq, svg::Piece::glyph(KING_SYMBOL, "king"));
+    }
+    for p in &solution.answer.pieces {
+        let number = piece_number(p.kind) as usize;
+        let colour = PIECE_COLOURS[(number + 7) % 8];
+        board.piece(
+            p.square,
+            svg::Piece::disc(p.kind.letter(), colour, p.kind.name()),
+        );
+    }
+    let text = render_case(case, instance, solution);
+    let title = text.lines().next().unwrap_or_default();
+    let mut figure = Figure::new(title);
+    figure.panel(board, "");
+    let legend = legend(instance);
+    let prices = legend
+        .split_once("prices:")
+        .map_or("", |(_, p)| p)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    figure.note(&format!("{KING_SYMBOL} king; prices: {prices}"));
+    figure
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! non-attacking queens, for each of k weighted boards.
 //!
 //! The 92 placements are found once and every board is scored against all of them
-//! ([`score`]).
+//! ([`score`]); [`trace`] tells the backtracking search over the placements step by step.
 //!
 //! ```
 //! use chess_puzzles::sultan::{Board, Solver};
@@ -19,6 +19,7 @@ pub mod reader;
 pub mod score;
 #[cfg(unix)]
 pub mod stress;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 

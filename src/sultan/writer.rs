@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::core::svg::{self, Figure};
 use crate::core::{CLASSIC, diagram};
 use crate::output::CaseAnswer;
 
@@ -38,6 +39,10 @@ impl CaseAnswer for Solved<'_> {
 
     fn json(&self, case: u64) -> JsonCase {
         JsonCase::new(case, &self.solver.best(&self.board))
+    }
+
+    fn figure(&self, case: u64) -> Figure {
+        figure(case, &self.board, &self.solver.best(&self.board))
     }
 }
 
@@ -79,6 +84,30 @@ pub fn render_case(case: u64, board: &Board, best: &Best) -> String {
         diagram::sum_spelled_out(best.score, &terms),
         diagram::WEIGHTED_LEGEND
     )
+}
+
+/// The board in SVG: every weight, the queens of the best placement on marked squares, the
+/// sum spelled out under it.
+pub fn figure(case: u64, board: &Board, best: &Best) -> Figure {
+    let weight = |r: usize, c: usize| u64::from(board.weights[r % CLASSIC][c % CLASSIC]);
+    let mut figure = Figure::new(&format!("Board {case}: best score {}", best.score));
+    figure.panel(
+        svg::weighted_board(CLASSIC, weight, &best.placement),
+        &format!(
+            "queens on rows {} of columns 1 to 8",
+            best.placement
+                .iter()
+                .map(|r| (r + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    );
+    let (_, terms) = diagram::weighted_placement(CLASSIC, weight, &best.placement);
+    figure.note(&format!(
+        "best score {}",
+        diagram::sum_spelled_out(best.score, &terms)
+    ));
+    figure
 }
 
 #[cfg(test)]

@@ -47,6 +47,25 @@ pub struct Solver {
     kept_range: Vec<(usize, usize)>,
 }
 
+/// One layer of the breadth-first search: the states (a square and the set of knights visited
+/// on the way) first reached after `moves` moves. The last layer of a scenario with a tour
+/// holds its goal states only: the squares next to the bishop reached with every knight
+/// visited.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Layer {
+    /// The number of moves.
+    pub moves: usize,
+    /// The squares of the layer's states.
+    pub squares: Bitboard,
+    /// How many states: pairs of a square and a set of knights visited.
+    pub states: u64,
+    /// The knights visited by some state of the layer, one bit per knight (in the order of
+    /// [`Scenario::knights`]).
+    pub knights: u32,
+    /// The most knights any one state of the layer has visited.
+    pub most_knights: u32,
+}
+
 /// What the passes share about one scenario.
 struct Board {
     /// The squares the queen can stand on and cross: the empty squares she can reach.
@@ -174,6 +193,50 @@ impl Solver {
         let depth = self.forward(&board, Bitboard::from_square(start).0, start_mask)?;
         self.backward(&board, depth);
         Some(self.walk(&board, start, start_mask, depth))
+    }
+
+    /// [`Solver::solve`], and the layers of its breadth-first search (what was first reached
+    /// after each number of moves, see [`Layer`]): the search as the web board shows it and
+    /// `tour --trace` writes it. When some knight or the bishop has no neighbour the queen
+    /// can reach, the search does not start and there is no layer.
+    pub fn solve_with_layers(&mut self, scenario: &Scenario) -> (Option<Vec<Square>>, Vec<Layer>) {
+        let Some(board) = Board::new(scenario) else {
+            return (None, Vec::new());
+        };
+        let start = scenario.queen();
+        let start_mask = board.touch(start.index(CLASSIC) as u32);
+        let depth = self.forward(&board, Bitboard::from_square(start).0, start_mask);
+        let layers = self.layers();
+        let path = depth.map(|depth| {
+            self.backward(&board, depth);
+            self.walk(&board, start, start_mask, depth)
+        });
+        (path, layers)
+    }
+
+    /// The layers stored by the last forward pass.
+    fn layers(&self) -> Vec<Layer> {
+        self.layer_start
+            .windows(2)
+            .enumerate()
+            .map(|(moves, w)| {
+                let (from, to) = (w[0], w[1].min(self.masks.len()));
+                let mut layer = Layer {
+                    moves,
+                    squares: Bitboard(0),
+                    states: 0,
+                    knights: 0,
+                    most_knights: 0,
+                };
+                for i in from..to {
+                    layer.squares = Bitboard(layer.squares.0 | self.squares[i]);
+                    layer.states += u64::from(self.squares[i].count_ones());
+                    layer.knights |= self.masks[i];
+                    layer.most_knights = layer.most_knights.max(self.masks[i].count_ones());
+                }
+                layer
+            })
+            .collect()
     }
 
     /// Builds the layers until the next one would hold a goal state; returns the depth of the
@@ -351,6 +414,37 @@ mod tests {
     }
 
     #[test]
+    fn the_layers_are_the_breadth_first_search_of_the_sample() {
+        let s = Scenario::parse(
+            ".......Q\n...P.P..\n...PNP..\n..NP.P..\n........\n........\n..B.....\n........\n",
+        )
+        .unwrap();
+        let mut solver = Solver::new();
+        let (path, layers) = solver.solve_with_layers(&s);
+        assert_eq!(path, solver.solve(&s));
+        let path = path.unwrap();
+        // One layer per move count, the start alone first, the goal last.
+        assert_eq!(layers.len(), path.len());
+        assert_eq!(layers[0].squares, Bitboard::from_square(s.queen()));
+        assert_eq!(layers[0].states, 1);
+        let last = layers.last().unwrap();
+        assert!(last.squares.contains(*path.last().unwrap()));
+        assert_eq!(last.most_knights, 2);
+        // Every square of the path is in the layer of its move count, and a square is in
+        // layer d only if the queen can reach it in d moves from the start (the union over
+        // visited sets of a plain breadth-first search of the squares).
+        for (d, sq) in path.iter().enumerate() {
+            assert!(layers[d].squares.contains(*sq), "move {d}");
+        }
+        let open = !s.blockers();
+        let mut reach = Bitboard::from_square(s.queen());
+        for layer in &layers[1..] {
+            reach = Bitboard(reach.0 | reach.queen_fill(open).0);
+            assert_eq!(layer.squares.0 & !reach.0, 0, "layer {}", layer.moves);
+        }
+    }
+
+    #[test]
     fn a_board_without_a_reachable_knight_neighbour_is_refused_early() {
         let s = Scenario::parse(
             "Q.......\n........\n........\n........\n........\n......PP\n......PN\n.....BPP\n",
@@ -358,5 +452,6 @@ mod tests {
         .unwrap();
         assert!(Board::new(&s).is_none());
         assert_eq!(Solver::new().solve(&s), None);
+        assert_eq!(Solver::new().solve_with_layers(&s), (None, Vec::new()));
     }
 }

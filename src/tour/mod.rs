@@ -6,7 +6,8 @@
 //! The queen visits a piece by standing on one of its neighbours (the start square counts);
 //! pawns, knights and the bishop block her and cannot be stood on; the start square is empty
 //! once she leaves it. The answer is the list of squares she stands on, the start included, or
-//! `None` when no path exists. The search is [`layered_bfs`]; [`random`] draws random
+//! `None` when no path exists. The search is [`layered_bfs`] ([`trace`] writes its layers and
+//! path for people to watch); [`random`] draws random
 //! scenarios and writes them as a judge input (the benchmark's input).
 //!
 //! ```
@@ -24,6 +25,7 @@ pub mod random;
 pub mod reader;
 #[cfg(unix)]
 pub mod stress;
+pub mod trace;
 pub mod validate;
 pub mod writer;
 

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::core::svg::{self, Figure, Labels, Mark};
 use crate::core::{CLASSIC, Diagram, Square};
 use crate::output::CaseAnswer;
 
@@ -38,6 +39,10 @@ impl CaseAnswer for Solved {
 
     fn json(&self, case: u64) -> JsonCase {
         JsonCase::new(case, self.path.as_deref())
+    }
+
+    fn figure(&self, case: u64) -> Figure {
+        figure(case, &self.scenario, self.path.as_deref())
     }
 }
 
@@ -87,6 +92,93 @@ impl JsonCase {
     }
 }
 
+/// Per square (by index), the numbers of the path's stops on it, the start being stop 0.
+fn stops(path: &[Square]) -> Vec<Vec<usize>> {
+    let mut stops: Vec<Vec<usize>> = vec![Vec::new(); CLASSIC * CLASSIC];
+    for (i, &sq) in path.iter().enumerate() {
+        if let Some(list) = stops.get_mut(sq.index(CLASSIC)) {
+            list.push(i);
+        }
+    }
+    stops
+}
+
+/// What a scenario's drawing says first: the moves and the path, or why it is impossible.
+fn heading(scenario: &Scenario, path: Option<&[Square]>) -> String {
+    match path {
+        Some(p) => {
+            let moves = p.len().saturating_sub(1);
+            let plural = if moves == 1 { "" } else { "s" };
+            let names: Vec<String> = p.iter().map(|&sq| square_name(sq)).collect();
+            format!("{moves} move{plural}: {}", names.join(" "))
+        }
+        None => match scenario.unreachable_piece() {
+            Some((piece, sq)) => format!(
+                "impossible: the queen can reach no square next to the {} on {}",
+                match piece {
+                    Piece::Knight => "knight",
+                    _ => "bishop",
+                },
+                square_name(sq)
+            ),
+            None => "impossible".to_string(),
+        },
+    }
+}
+
+/// The piece's name for people.
+fn piece_name(piece: Piece) -> &'static str {
+    match piece {
+        Piece::Queen => "queen",
+        Piece::Bishop => "bishop",
+        Piece::Knight => "knight",
+        Piece::Pawn => "pawn",
+    }
+}
+
+/// The scenario in SVG, as [`render_case`] draws it: the pieces, the queen's moves as arrows,
+/// each stop numbered on a marked square; on an impossible board the piece she can never
+/// stand next to, marked and crossed.
+pub fn figure(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> Figure {
+    let mut board = svg::Board::new(CLASSIC, CLASSIC, Labels::Chess);
+    for r in 0..CLASSIC as u8 {
+        for c in 0..CLASSIC as u8 {
+            let sq = Square::new(r, c);
+            if let Some(piece) = scenario.piece_at(sq) {
+                board.piece(sq, svg::Piece::glyph(piece.symbol(), piece_name(piece)));
+            }
+        }
+    }
+    match path {
+        Some(p) => {
+            for (i, list) in stops(p).iter().enumerate() {
+                if !list.is_empty() {
+                    let sq = Square::from_index(i, CLASSIC);
+                    board.mark(sq, Mark::Highlight);
+                    let text: Vec<String> = list.iter().map(usize::to_string).collect();
+                    board.stop(sq, &text.join(","));
+                }
+            }
+            for w in p.windows(2) {
+                board.arrow(w[0], w[1]);
+            }
+        }
+        None => {
+            if let Some((_, sq)) = scenario.unreachable_piece() {
+                board.mark(sq, Mark::Bad);
+            }
+        }
+    }
+    let mut figure = Figure::new(&format!("Scenario {case}: {}", heading(scenario, path)));
+    figure.panel(board, "");
+    figure.note(if path.is_some() {
+        "♛ the queen's start (stop 0), the numbers her stops in order; ♞ knight; ♝ bishop; ♟ pawn"
+    } else {
+        "♛ queen; ♞ knight; ♝ bishop; ♟ pawn; a crossed square: the piece she can never stand next to"
+    });
+    figure
+}
+
 /// The board with the path drawn: the queen (`♛`) on her start, each later stop numbered in
 /// order (a square she stands on twice shows both, `♛,3`), the pieces shown by their symbols,
 /// and a legend.
@@ -106,43 +198,21 @@ pub fn render_case(case: u64, scenario: &Scenario, path: Option<&[Square]>) -> S
             }
         }
     }
-    let heading = match path {
-        Some(p) => {
-            let mut stops: Vec<Vec<usize>> = vec![Vec::new(); CLASSIC * CLASSIC];
-            for (i, &sq) in p.iter().enumerate() {
-                if let Some(list) = stops.get_mut(sq.index(CLASSIC)) {
-                    list.push(i);
-                }
+    if let Some(p) = path {
+        for (i, list) in stops(p).iter().enumerate() {
+            if !list.is_empty() {
+                let text: Vec<String> = list
+                    .iter()
+                    .map(|&stop| match stop {
+                        0 => Piece::Queen.symbol().to_string(),
+                        _ => stop.to_string(),
+                    })
+                    .collect();
+                d.set(Square::from_index(i, CLASSIC), text.join(","));
             }
-            for (i, list) in stops.iter().enumerate() {
-                if !list.is_empty() {
-                    let text: Vec<String> = list
-                        .iter()
-                        .map(|&stop| match stop {
-                            0 => Piece::Queen.symbol().to_string(),
-                            _ => stop.to_string(),
-                        })
-                        .collect();
-                    d.set(Square::from_index(i, CLASSIC), text.join(","));
-                }
-            }
-            let moves = p.len().saturating_sub(1);
-            let plural = if moves == 1 { "" } else { "s" };
-            let names: Vec<String> = p.iter().map(|&sq| square_name(sq)).collect();
-            format!("{moves} move{plural}: {}", names.join(" "))
         }
-        None => match scenario.unreachable_piece() {
-            Some((piece, sq)) => format!(
-                "impossible: the queen can reach no square next to the {} on {}",
-                match piece {
-                    Piece::Knight => "knight",
-                    _ => "bishop",
-                },
-                square_name(sq)
-            ),
-            None => "impossible".to_string(),
-        },
-    };
+    }
+    let heading = heading(scenario, path);
     let legend = if path.is_some() {
         "♛ the queen's start, numbers her stops in order"
     } else {

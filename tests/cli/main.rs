@@ -9,4 +9,6 @@ mod completions;
 mod conventions;
 mod exit_codes;
 mod readme;
+mod svg;
+mod trace;
 mod usability;

@@ -450,7 +450,7 @@ fn limits_and_guards() {
         ("/api/queens?colour=red", "unknown query parameter 'colour'"),
         (
             "/api/queens?format=xml",
-            "format: expected json, judge or board",
+            "format: expected json, judge, board or svg",
         ),
         (
             "/api/showdown?time_limit=3",

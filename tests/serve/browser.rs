@@ -1,23 +1,39 @@
 //! End-to-end tests of the web board in a real headless Chromium, driven through WebDriver
-//! (chromedriver): for every view, a board set up by clicking and typing, solved, and the
-//! answer read from the page and checked against the command line (or, for showdown, by the
-//! judge). Each view's screenshot is saved (PNG) in `SCREENSHOTS_DIR` (default
-//! `target/screenshots`).
+//! (chromedriver). For every view:
 //!
-//! Needs Chromium and chromedriver: `.ci/serve.sh` installs them, starts chromedriver and runs
-//! `cargo test --release --test serve browser:: -- --ignored` with `WEBDRIVER_URL` set. Without
-//! `WEBDRIVER_URL` the test starts `chromedriver` itself when it is on the PATH. When neither
-//! is there the test is skipped, except under `CI=true`, where that is a failure.
+//! - the first screen: the view opens on its sample, solved and drawn, with one primary
+//!   action, and nothing cut off at 1280x800 or on a 390-px-wide phone screen;
+//! - a board set up by clicking, typing and the keyboard alone, solved, and the answer read
+//!   from the page and checked against the command line (or, for showdown, by the judge);
+//! - the search played to its first solution and checked against the command line, and the
+//!   board after step k compared with the command line's trace replayed by the test;
+//! - a shared link opened again, showing the same position; a bad link named, never a blank
+//!   view;
+//! - the answer saved as SVG (a real download), parsed as XML, its pieces read back, and its
+//!   bytes those of `--format svg`; the page printed (one page);
+//! - the accessibility check of axe-core (no violation of WCAG 2.1 A or AA), when
+//!   `AXE_CORE_JS` names its `axe.min.js`.
+//!
+//! Screenshots go to `SCREENSHOTS_DIR` (default `target/.../screenshots`): each view, and a
+//! search being stepped.
+//!
+//! Needs Chromium and chromedriver: `.ci/serve.sh` installs them (and axe-core from npm),
+//! starts chromedriver and runs `cargo test --release --test serve browser:: -- --ignored` with
+//! `WEBDRIVER_URL` and `AXE_CORE_JS` set. Without `WEBDRIVER_URL` the test starts
+//! `chromedriver` itself when it is on the PATH. When a part is missing the test (or its
+//! accessibility check) is skipped, except under `CI=true`, where that is a failure.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::elements::Element;
 use fantoccini::key::Key;
+use fantoccini::wd::PrintConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::run;
 use crate::server::Server;
@@ -32,6 +48,10 @@ impl Drop for Driver {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
 }
 
 /// The WebDriver to use, and the chromedriver started for it if any.
@@ -62,6 +82,12 @@ fn webdriver() -> Option<(String, Option<Driver>)> {
     Some((url, Some(driver)))
 }
 
+/// The source of axe-core (`AXE_CORE_JS`), if given and readable.
+fn axe_source() -> Option<String> {
+    let path = std::env::var_os("AXE_CORE_JS")?;
+    std::fs::read_to_string(path).ok()
+}
+
 fn screenshots_dir() -> PathBuf {
     let dir = std::env::var_os("SCREENSHOTS_DIR")
         .map(PathBuf::from)
@@ -70,18 +96,34 @@ fn screenshots_dir() -> PathBuf {
     dir
 }
 
+/// Everything a flow needs: the browser, the server, the downloads folder, axe-core.
+struct Page<'a> {
+    client: &'a Client,
+    server: &'a Server,
+    downloads: &'a Path,
+    axe: Option<&'a str>,
+}
+
 #[test]
 #[ignore = "drives Chromium through chromedriver: run by .ci/serve.sh (or with --ignored)"]
 fn every_view_works_in_a_real_browser() {
     let Some((webdriver, _driver)) = webdriver() else {
-        if std::env::var("CI").as_deref() == Ok("true") {
+        if in_ci() {
             panic!("CI=true and no WebDriver: set WEBDRIVER_URL or install chromedriver");
         }
         eprintln!("skipped: no WEBDRIVER_URL and no chromedriver on the PATH");
         return;
     };
+    let axe = axe_source();
+    if axe.is_none() {
+        if in_ci() {
+            panic!("CI=true and no axe-core: set AXE_CORE_JS to axe.min.js (.ci/serve.sh does)");
+        }
+        eprintln!("the accessibility check is skipped: no AXE_CORE_JS");
+    }
     let server = Server::start(&[]);
     let profile = tempfile::tempdir().unwrap();
+    let downloads = tempfile::tempdir().unwrap();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -89,13 +131,20 @@ fn every_view_works_in_a_real_browser() {
         .unwrap();
     let result: Result<(), Failure> = runtime.block_on(async {
         let mut capabilities = serde_json::Map::new();
-        let mut chrome = json!({"args": [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--window-size=1100,1000",
-            format!("--user-data-dir={}", profile.path().display()),
-        ]});
-        if std::path::Path::new("/usr/bin/chromium").exists() {
+        let mut chrome = json!({
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1280,800",
+                format!("--user-data-dir={}", profile.path().display()),
+            ],
+            "prefs": {
+                "download.default_directory": downloads.path().display().to_string(),
+                "download.prompt_for_download": false,
+                "download.directory_upgrade": true,
+            },
+        });
+        if Path::new("/usr/bin/chromium").exists() {
             chrome["binary"] = json!("/usr/bin/chromium");
         }
         capabilities.insert("goog:chromeOptions".to_string(), chrome);
@@ -103,12 +152,20 @@ fn every_view_works_in_a_real_browser() {
             .capabilities(capabilities)
             .connect(&webdriver)
             .await?;
+        let page = Page {
+            client: &client,
+            server: &server,
+            downloads: downloads.path(),
+            axe: axe.as_deref(),
+        };
         let flows = async {
-            queens(&client, &server).await?;
-            sultan(&client, &server).await?;
-            tour(&client, &server).await?;
-            showdown(&client, &server).await?;
-            nqueens(&client, &server).await?;
+            first_screens(&page).await?;
+            queens(&page).await?;
+            sultan(&page).await?;
+            tour(&page).await?;
+            showdown(&page).await?;
+            nqueens(&page).await?;
+            links(&page).await?;
             Ok::<(), Failure>(())
         };
         let result = flows.await;
@@ -120,7 +177,7 @@ fn every_view_works_in_a_real_browser() {
 }
 
 /// Waits up to 20 s until `script` (a function body) returns a non-null, non-false value.
-async fn wait_for(client: &Client, script: &str) -> Result<serde_json::Value, Failure> {
+async fn wait_for(client: &Client, script: &str) -> Result<Value, Failure> {
     let started = Instant::now();
     loop {
         let value = client.execute(script, vec![]).await?;
@@ -147,16 +204,36 @@ async fn text_of(client: &Client, id: &str) -> Result<String, Failure> {
         .to_string())
 }
 
-async fn square(client: &Client, view: &str, name: &str) -> Result<Element, Failure> {
+async fn square(client: &Client, board: &str, name: &str) -> Result<Element, Failure> {
     Ok(client
-        .find(Locator::Css(&format!(
-            "#{view}-board [data-square=\"{name}\"]"
-        )))
+        .find(Locator::Css(&format!("#{board} [data-square=\"{name}\"]")))
         .await?)
 }
 
 async fn click_id(client: &Client, id: &str) -> Result<(), Failure> {
     client.find(Locator::Id(id)).await?.click().await?;
+    Ok(())
+}
+
+/// Presses keys one after the other on whatever has the focus.
+async fn press(client: &Client, keys: &[Key]) -> Result<(), Failure> {
+    let mut actions = KeyActions::new("keys".to_string());
+    for key in keys {
+        let value: char = (*key).into();
+        actions = actions
+            .then(KeyAction::Down { value })
+            .then(KeyAction::Up { value });
+    }
+    client.perform_actions(actions).await?;
+    Ok(())
+}
+
+/// Types a letter on whatever has the focus.
+async fn press_char(client: &Client, c: char) -> Result<(), Failure> {
+    let actions = KeyActions::new("letters".to_string())
+        .then(KeyAction::Down { value: c })
+        .then(KeyAction::Up { value: c });
+    client.perform_actions(actions).await?;
     Ok(())
 }
 
@@ -173,16 +250,23 @@ async fn type_into(client: &Client, id: &str, text: &str) -> Result<(), Failure>
     Ok(())
 }
 
-async fn screenshot(client: &Client, view: &str) -> Result<(), Failure> {
+async fn screenshot(client: &Client, name: &str) -> Result<(), Failure> {
     let png = client.screenshot().await?;
-    std::fs::write(screenshots_dir().join(format!("{view}.png")), png)?;
+    std::fs::write(screenshots_dir().join(format!("{name}.png")), png)?;
     Ok(())
 }
 
-async fn open(client: &Client, server: &Server, view: &str) -> Result<(), Failure> {
-    client.goto(&server.url(&format!("/#{view}"))).await?;
+/// Opens `hash` (`view?state`) and waits until the view has opened its position.
+async fn open(page: &Page<'_>, hash: &str) -> Result<(), Failure> {
+    let view = hash.split('?').next().unwrap_or(hash);
+    page.client
+        .execute("document.body.dataset.ready = 'leaving';", vec![])
+        .await?;
+    page.client
+        .goto(&page.server.url(&format!("/#{hash}")))
+        .await?;
     wait_for(
-        client,
+        page.client,
         &format!("return document.body.dataset.ready === '{view}';"),
     )
     .await?;
@@ -195,15 +279,246 @@ fn cli(args: &[&str], input: &str) -> String {
     r.stdout_text()
 }
 
-async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
-    open(client, server, "queens").await?;
-    square(client, "queens", "row 3, column 5")
+fn cli_lines(args: &[&str], input: &str) -> Vec<Value> {
+    cli(args, input)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The queens on a board of the page (1-based rows and columns), from the squares' pieces.
+async fn board_queens(client: &Client, board: &str) -> Result<BTreeSet<(i64, i64)>, Failure> {
+    let shown = client
+        .execute(
+            &format!(
+                "return [...document.querySelectorAll('#{board} [data-piece]')].filter(s => s.dataset.piece.includes('queen')).map(s => [Number(s.dataset.r) + 1, Number(s.dataset.c) + 1]);"
+            ),
+            vec![],
+        )
+        .await?;
+    Ok(serde_json::from_value::<Vec<(i64, i64)>>(shown)?
+        .into_iter()
+        .collect())
+}
+
+/// The queens on the board after step `k` of one search's trace (its lines, from `start`),
+/// replayed here, apart from the page.
+fn replay(lines: &[Value], k: u64) -> BTreeSet<(i64, i64)> {
+    let square = |v: &Value| (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
+    let mut queens: BTreeSet<(i64, i64)> = lines[0]["given"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(square)
+        .collect();
+    for line in lines
+        .iter()
+        .filter(|l| l["step"].as_u64().is_some_and(|s| s <= k))
+    {
+        match line["event"].as_str() {
+            Some("place") => {
+                queens.insert(square(&line["square"]));
+            }
+            Some("remove") => {
+                queens.remove(&square(&line["square"]));
+            }
+            _ => {}
+        }
+    }
+    queens
+}
+
+/// The step of a trace's first solution.
+fn first_solution(lines: &[Value]) -> u64 {
+    lines
+        .iter()
+        .find(|l| l["event"] == "solution")
+        .and_then(|l| l["step"].as_u64())
+        .expect("a solution in the trace")
+}
+
+/// Waits until the player of `view` shows step `k`.
+async fn at_step(client: &Client, view: &str, k: u64) -> Result<(), Failure> {
+    wait_for(
+        client,
+        &format!("return document.getElementById('{view}-counter').textContent.startsWith('Step {k} of ');"),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The file the browser downloaded as `name`, once complete.
+async fn downloaded(page: &Page<'_>, name: &str) -> Result<String, Failure> {
+    let path = page.downloads.join(name);
+    let started = Instant::now();
+    loop {
+        if path.exists() {
+            let text = std::fs::read_to_string(&path)?;
+            if text.ends_with("</svg>\n") {
+                std::fs::remove_file(&path)?;
+                return Ok(text);
+            }
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            return Err(format!("no download {name} in {}", page.downloads.display()).into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Saves the view's answer as SVG from the page, and checks it: a document that parses, with
+/// named pieces, byte for byte what the command line draws with `args` on the view's input.
+async fn saves_svg(
+    page: &Page<'_>,
+    view: &str,
+    args: &[&str],
+    input: &str,
+) -> Result<usize, Failure> {
+    click_id(page.client, &format!("{view}-save-svg")).await?;
+    let saved = downloaded(page, &format!("{view}.svg")).await?;
+    let doc = roxmltree::Document::parse(&saved)?;
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let pieces = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("piece"))
+        .inspect(|p| {
+            assert!(p.attribute("data-piece").is_some() && p.attribute("data-row").is_some());
+        })
+        .count();
+    let mut args = args.to_vec();
+    args.extend(["--format", "svg"]);
+    assert_eq!(
+        saved,
+        cli(&args, input),
+        "{view}: the saved SVG against {args:?}"
+    );
+    Ok(pieces)
+}
+
+/// The pages of the page printed to PDF (with the print style sheet).
+async fn printed_pages(client: &Client) -> Result<usize, Failure> {
+    let pdf = client.print(PrintConfiguration::default()).await?;
+    assert!(pdf.starts_with(b"%PDF"));
+    let text = String::from_utf8_lossy(&pdf);
+    Ok(text
+        .match_indices("/Type /Page")
+        .filter(|(i, m)| !text[i + m.len()..].starts_with('s'))
+        .count())
+}
+
+/// Runs axe-core on the page: no violation of WCAG 2.1 A or AA.
+async fn accessible(page: &Page<'_>, what: &str) -> Result<(), Failure> {
+    let Some(axe) = page.axe else {
+        return Ok(());
+    };
+    page.client
+        .execute(&format!("{axe}\nreturn typeof window.axe;"), vec![])
+        .await?;
+    let found = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+               .then((r) => done(r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
+                   v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', '))))
+               .catch((e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await?;
+    let violations: Vec<String> = serde_json::from_value(found)?;
+    assert!(violations.is_empty(), "{what}: {violations:#?}");
+    Ok(())
+}
+
+/// The first screen of every view, on a desktop and on a phone: its sample solved and drawn,
+/// one primary action in sight, nothing cut off.
+async fn first_screens(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let solved = [
+        (
+            "queens",
+            "document.querySelectorAll('#queens-board [data-piece]').length === 8 && document.getElementById('queens-list').textContent.includes(' 1      1 5 8 6 3 7 2 4')",
+        ),
+        (
+            "sultan",
+            "document.getElementById('sultan-score').textContent === '260'",
+        ),
+        (
+            "tour",
+            "document.getElementById('tour-result').textContent === 'h8h2e5d4b2'",
+        ),
+        (
+            "showdown",
+            "document.getElementById('showdown-cost').textContent === '3'",
+        ),
+        (
+            "nqueens",
+            "document.querySelectorAll('#nqueens-board [data-piece]').length === 8 && document.getElementById('nqueens-result').textContent === 'first 20'",
+        ),
+    ];
+    for (width, height) in [(1280u32, 800u32), (390, 844)] {
+        client.set_window_size(width, height).await?;
+        for (view, check) in solved {
+            open(page, view).await?;
+            wait_for(client, &format!("return {check};")).await?;
+            let report = client
+                .execute(
+                    &format!(
+                        "const W = document.documentElement.clientWidth, H = window.innerHeight;
+                         const bad = [];
+                         if (document.documentElement.scrollWidth > W) bad.push(`the page is ${{document.documentElement.scrollWidth}} px wide`);
+                         for (const e of document.querySelectorAll('header *, #view-{view} *')) {{
+                           const r = e.getBoundingClientRect();
+                           if (r.width === 0 || getComputedStyle(e).visibility === 'hidden') continue;
+                           if (e.closest('pre, .judge-list')) continue;
+                           if (r.left < -1 || r.right > W + 1) bad.push(`${{e.tagName}}#${{e.id}}.${{e.className}} ${{Math.round(r.left)}}..${{Math.round(r.right)}}`);
+                         }}
+                         const primary = [...document.querySelectorAll('#view-{view} .primary')];
+                         const p = primary[0] && primary[0].getBoundingClientRect();
+                         return {{ width: window.innerWidth, height: H, bad, primaries: primary.length,
+                                   primaryInSight: !!p && p.top >= 0 && p.bottom <= H, primaryText: primary[0] && primary[0].textContent }};"
+                    ),
+                    vec![],
+                )
+                .await?;
+            assert_eq!(report["width"], json!(width), "{view}: the viewport");
+            assert_eq!(
+                report["bad"],
+                json!([]),
+                "{view} at {width}x{height}: cut off"
+            );
+            assert_eq!(report["primaries"], json!(1), "{view}: one primary action");
+            assert_eq!(
+                report["primaryInSight"],
+                json!(true),
+                "{view} at {width}x{height}: {report}"
+            );
+            if width == 1280 {
+                accessible(page, &format!("{view}, first screen")).await?;
+                assert_eq!(
+                    printed_pages(client).await?,
+                    1,
+                    "{view}: the board and its answer on one page"
+                );
+            } else if view == "queens" {
+                screenshot(client, "queens-phone").await?;
+            }
+        }
+    }
+    client.set_window_size(1280, 800).await?;
+    Ok(())
+}
+
+async fn queens(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "queens").await?;
+    square(client, "queens-board", "row 3, column 5")
         .await?
         .click()
         .await?;
     wait_for(
         client,
-        "return document.getElementById('queens-list').textContent;",
+        "return document.getElementById('queens-input').value === '1\\n3 5\\n' && document.getElementById('queens-list').textContent.includes(' 1      ');",
     )
     .await?;
     let list = text_of(client, "queens-list").await?;
@@ -214,7 +529,7 @@ async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
     );
     assert_eq!(text_of(client, "queens-output").await?, list);
     // The board shows the first placement: eight queens, one given, none attacking.
-    let first: Vec<u32> = list
+    let first: Vec<i64> = list
         .lines()
         .nth(2)
         .unwrap()
@@ -222,36 +537,14 @@ async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
         .skip(1)
         .map(|v| v.parse().unwrap())
         .collect();
-    let shown = client
-        .execute(
-            "return [...document.querySelectorAll('#queens-board [data-piece]')].map(s => [Number(s.dataset.r) + 1, Number(s.dataset.c) + 1]);",
-            vec![],
-        )
-        .await?;
-    let mut shown: Vec<(u32, u32)> = serde_json::from_value::<Vec<(u32, u32)>>(shown)?;
-    shown.sort_by_key(|&(_, c)| c);
-    assert_eq!(shown.iter().map(|&(r, _)| r).collect::<Vec<_>>(), first);
-    assert!(shown.contains(&(3, 5)));
+    let expected: BTreeSet<(i64, i64)> = first
+        .iter()
+        .enumerate()
+        .map(|(c, &r)| (r, c as i64 + 1))
+        .collect();
+    assert_eq!(board_queens(client, "queens-board").await?, expected);
     // The keyboard: from the focused square, one step right and Enter gives row 3, column 6.
-    let keys = KeyActions::new("keys".to_string())
-        .then(KeyAction::Down {
-            value: Key::Right.into(),
-        })
-        .then(KeyAction::Up {
-            value: Key::Right.into(),
-        })
-        .then(KeyAction::Down {
-            value: Key::Enter.into(),
-        })
-        .then(KeyAction::Up {
-            value: Key::Enter.into(),
-        });
-    client.perform_actions(keys).await?;
-    wait_for(
-        client,
-        "return document.getElementById('queens-input').value === '1\\n3 6\\n';",
-    )
-    .await?;
+    press(client, &[Key::Right, Key::Enter]).await?;
     wait_for(
         client,
         "return document.getElementById('queens-count').textContent.includes('row 3, column 6');",
@@ -261,18 +554,112 @@ async fn queens(client: &Client, server: &Server) -> Result<(), Failure> {
         text_of(client, "queens-list").await?,
         cli(&["queens"], "1\n3 6\n")
     );
-    // Next steps to placement 2.
     click_id(client, "queens-next").await?;
     assert!(
         text_of(client, "queens-count")
             .await?
-            .starts_with("placement 2 of ")
+            .starts_with("Showing placement 2 of ")
     );
+
+    // The search, with the keyboard alone: Enter on "Watch the search", then N and B.
+    let trace = cli_lines(&["queens", "--trace"], "1\n3 6\n");
+    client
+        .find(Locator::Id("queens-watch"))
+        .await?
+        .send_keys(&Key::Enter.to_string())
+        .await?;
+    at_step(client, "queens", 0).await?;
+    press_char(client, 'n').await?;
+    at_step(client, "queens", 1).await?;
+    press_char(client, 'n').await?;
+    at_step(client, "queens", 2).await?;
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        replay(&trace, 2)
+    );
+    press_char(client, 'b').await?;
+    at_step(client, "queens", 1).await?;
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        replay(&trace, 1)
+    );
+    // To the first solution: the command line's first placement, at the trace's step.
+    click_id(client, "queens-solution").await?;
+    let k = first_solution(&trace);
+    at_step(client, "queens", k).await?;
+    let answer = cli(&["queens"], "1\n3 6\n");
+    let rows: Vec<i64> = answer
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let placement: BTreeSet<(i64, i64)> = rows
+        .iter()
+        .enumerate()
+        .map(|(c, &r)| (r, c as i64 + 1))
+        .collect();
+    assert_eq!(board_queens(client, "queens-board").await?, placement);
+    assert_eq!(replay(&trace, k), placement);
+    let status = text_of(client, "queens-status").await?;
+    assert!(
+        status.starts_with(&format!("Step {k}: solution 1: rows ")),
+        "{status}"
+    );
+    // Back from the solution, step by step, the board always the trace's; a conflict is
+    // marked on its square and named.
+    for j in (k - 6..k).rev() {
+        click_id(client, "queens-back").await?;
+        at_step(client, "queens", j).await?;
+        assert_eq!(
+            board_queens(client, "queens-board").await?,
+            replay(&trace, j),
+            "step {j}"
+        );
+        let line = trace.iter().find(|l| l["step"] == j).unwrap();
+        if line["event"] == "attacked" {
+            let (r, c) = (&line["square"][0], &line["square"][1]);
+            let marks = client
+                .execute(
+                    &format!("return document.querySelector('#queens-board [data-square=\"row {r}, column {c}\"]').getAttribute('aria-label');"),
+                    vec![],
+                )
+                .await?;
+            assert!(marks.as_str().unwrap().contains("conflict"), "{marks}");
+        }
+    }
+    // Playing moves on by itself; pausing stops it.
+    click_id(client, "queens-play").await?;
+    wait_for(client, &format!("return !document.getElementById('queens-counter').textContent.startsWith('Step {} of ');", k - 6)).await?;
+    click_id(client, "queens-play").await?;
+    // The screenshot of the docs: a conflict, at a step given by the link.
+    open(page, "queens?q=3,6&step=867").await?;
+    at_step(client, "queens", 867).await?;
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        replay(&trace, 867)
+    );
+    screenshot(client, "queens-search").await?;
+    accessible(page, "queens, the search").await?;
+    // The answer saved as SVG: the 8 placements of the queen on (3, 6).
+    let pieces = saves_svg(page, "queens", &["queens"], "1\n3 6\n").await?;
+    let count = answer.lines().count() - 2;
+    assert_eq!(pieces, count * 8);
+    // Printed during the search too: the board and where the search stands, on one page.
+    assert_eq!(
+        printed_pages(client).await?,
+        1,
+        "queens: printed during the search"
+    );
+    click_id(client, "queens-prev").await?;
     screenshot(client, "queens").await
 }
 
-async fn sultan(client: &Client, server: &Server) -> Result<(), Failure> {
-    open(client, server, "sultan").await?;
+async fn sultan(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "sultan").await?;
     click_id(client, "sultan-sample").await?;
     type_into(client, "sultan-w-1-1", "99").await?;
     type_into(client, "sultan-w-8-8", "500").await?;
@@ -301,11 +688,56 @@ async fn sultan(client: &Client, server: &Server) -> Result<(), Failure> {
         )
         .await?;
     assert_eq!(queens, json!(8));
-    screenshot(client, "sultan").await
+    screenshot(client, "sultan").await?;
+    // The search: its first placement and its sum, then the whole search's best.
+    let trace = cli_lines(&["sultan", "--trace"], &input);
+    click_id(client, "sultan-watch").await?;
+    at_step(client, "sultan", 0).await?;
+    click_id(client, "sultan-solution").await?;
+    let k = first_solution(&trace);
+    at_step(client, "sultan", k).await?;
+    let shown = board_queens(client, "sultan-search").await?;
+    assert_eq!(shown, replay(&trace, k));
+    let sum: u64 = shown
+        .iter()
+        .map(|&(r, c)| u64::from(weights[((r - 1) * 8 + c - 1) as usize]))
+        .sum();
+    let status = text_of(client, "sultan-status").await?;
+    assert!(
+        status.contains(&format!("Sum under the queens: {sum}.")),
+        "{status}"
+    );
+    for _ in 0..3 {
+        click_id(client, "sultan-solution").await?;
+    }
+    screenshot(client, "sultan-search").await?;
+    accessible(page, "sultan, the search").await?;
+    // The end of the search (through its link): the best sum is the judge's answer.
+    let end = trace.last().unwrap()["steps"].as_u64().unwrap();
+    let link = text_of(client, "sultan-link").await?;
+    let base = link
+        .split_once('#')
+        .unwrap()
+        .1
+        .split("&step=")
+        .next()
+        .unwrap()
+        .to_string();
+    open(page, &format!("{base}&step={end}")).await?;
+    at_step(client, "sultan", end).await?;
+    let status = text_of(client, "sultan-placement").await?;
+    assert!(
+        status.ends_with(&format!("best sum so far {}.", expected.trim())),
+        "{status}"
+    );
+    let pieces = saves_svg(page, "sultan", &["sultan"], &input).await?;
+    assert_eq!(pieces, 8);
+    Ok(())
 }
 
-async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
-    open(client, server, "tour").await?;
+async fn tour(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "tour").await?;
     click_id(client, "tour-clear").await?;
     let place = |piece: &'static str, squares: &'static [&'static str]| async move {
         client
@@ -316,7 +748,7 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
             .click()
             .await?;
         for sq in squares {
-            square(client, "tour", sq).await?.click().await?;
+            square(client, "tour-board", sq).await?.click().await?;
         }
         Ok::<(), Failure>(())
     };
@@ -353,6 +785,58 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     .await?;
     tokio::time::sleep(Duration::from_millis(900)).await;
     screenshot(client, "tour").await?;
+    // The search: layer by layer (each as the command line's trace says), then the path.
+    let trace = cli_lines(&["tour", "--trace"], &input);
+    let layers: Vec<&Value> = trace.iter().filter(|l| l["event"] == "layer").collect();
+    click_id(client, "tour-watch").await?;
+    at_step(client, "tour", 0).await?;
+    for k in 1..=layers.len().min(3) {
+        click_id(client, "tour-forward").await?;
+        at_step(client, "tour", k as u64).await?;
+        let marked = client
+            .execute(
+                "return [...document.querySelectorAll('#tour-board .sq.layer')].map(s => s.dataset.square).sort();",
+                vec![],
+            )
+            .await?;
+        let mut expected: Vec<String> = layers[..k]
+            .iter()
+            .flat_map(|l| {
+                l["squares"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+            })
+            .collect();
+        expected.sort();
+        assert_eq!(marked, json!(expected), "layer {}", k - 1);
+    }
+    screenshot(client, "tour-search").await?;
+    // Next solution: the goal layer, then the whole path.
+    click_id(client, "tour-solution").await?;
+    at_step(client, "tour", layers.len() as u64).await?;
+    click_id(client, "tour-solution").await?;
+    let steps = trace
+        .iter()
+        .filter(|l| l["case"] == 1 && l["step"].is_u64())
+        .count() as u64;
+    at_step(client, "tour", steps).await?;
+    let status = text_of(client, "tour-status").await?;
+    assert!(status.contains("The tour is complete"), "{status}");
+    let shown = client
+        .execute(
+            "return [...document.querySelectorAll('#tour-board [data-stop]')].length;",
+            vec![],
+        )
+        .await?;
+    let distinct: BTreeSet<&str> = (0..path.len() / 2)
+        .map(|i| &path[2 * i..2 * i + 2])
+        .collect();
+    assert_eq!(shown.as_u64(), Some(distinct.len() as u64));
+    accessible(page, "tour, the search").await?;
+    let pieces = saves_svg(page, "tour", &["tour"], &input).await?;
+    assert_eq!(pieces, 10);
     // An impossible board: the bishop in a corner behind pawns.
     click_id(client, "tour-clear").await?;
     place("Q", &["e4"]).await?;
@@ -371,8 +855,17 @@ async fn tour(client: &Client, server: &Server) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
-    open(client, server, "showdown").await?;
+async fn showdown(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "showdown").await?;
+    // One set of piece letters: the command line's (the phoenix is F).
+    let letters = client
+        .execute(
+            "return [...document.querySelectorAll('#showdown-prices .key')].map(k => k.textContent).join('');",
+            vec![],
+        )
+        .await?;
+    assert_eq!(letters, json!("BRNGSHFC"));
     type_into(client, "showdown-side", "6").await?;
     wait_for(
         client,
@@ -386,10 +879,13 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
         "row 1, column 6",
         "row 5, column 5",
     ] {
-        square(client, "showdown", name).await?.click().await?;
+        square(client, "showdown-board", name)
+            .await?
+            .click()
+            .await?;
     }
     type_into(client, "showdown-price-7", "3").await?;
-    type_into(client, "showdown-time", "1").await?;
+    type_into(client, "showdown-steps", "5000").await?;
     click_id(client, "showdown-solve").await?;
     wait_for(
         client,
@@ -398,7 +894,7 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
     .await?;
     wait_for(
         client,
-        "return document.getElementById('showdown-checks').textContent;",
+        "return document.getElementById('showdown-checks').textContent.startsWith('Every king');",
     )
     .await?;
     let input = text_of(client, "showdown-input").await?;
@@ -408,6 +904,11 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
     assert_eq!(
         output.split_whitespace().nth(1).unwrap().parse::<u64>()?,
         cost
+    );
+    // The answer is the command line's with the same steps and seed.
+    assert_eq!(
+        output,
+        cli(&["showdown", "--steps", "5000", "--seed", "1"], &input)
     );
     // The judge accepts the arrangement read from the page, at that cost.
     let tmp = tempfile::tempdir()?;
@@ -431,8 +932,16 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
     );
     let lower: u64 = text_of(client, "showdown-bound").await?.parse()?;
     assert!(lower <= cost);
+    // The cost over the run: a chart that says what it shows, ending at the answer's cost.
+    let chart = client
+        .execute("const s = document.querySelector('#showdown-chart svg'); return s && s.getAttribute('aria-label');", vec![])
+        .await?;
+    assert!(
+        chart.as_str().unwrap().contains(&format!(" to {cost} at ")),
+        "{chart}"
+    );
     // Hovering a king names its checker.
-    let king = square(client, "showdown", "row 6, column 6").await?;
+    let king = square(client, "showdown-board", "row 6, column 6").await?;
     let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
         element: king,
         duration: None,
@@ -452,25 +961,59 @@ async fn showdown(client: &Client, server: &Server) -> Result<(), Failure> {
         )
         .await?;
     assert!(checkers.as_u64().unwrap() >= 1);
-    screenshot(client, "showdown").await
+    // A piece, chosen with the keyboard: the kings it checks.
+    let piece = client
+        .execute("return document.querySelector('#showdown-board .sq[data-piece]:not([data-piece=\"king\"])').dataset.square;", vec![])
+        .await?;
+    let piece = piece.as_str().unwrap().to_string();
+    let element = square(client, "showdown-board", &piece).await?;
+    element.click().await?;
+    wait_for(client, "return /^The .* checks \\d+ kings?/.test(document.getElementById('showdown-checks').textContent);").await?;
+    screenshot(client, "showdown").await?;
+    accessible(page, "showdown, answered").await?;
+    let pieces = saves_svg(
+        page,
+        "showdown",
+        &["showdown", "--steps", "5000", "--seed", "1"],
+        &input,
+    )
+    .await?;
+    let kings = input.matches('#').count();
+    assert_eq!(pieces, kings + output.lines().count() - 1);
+    Ok(())
 }
 
-async fn nqueens(client: &Client, server: &Server) -> Result<(), Failure> {
-    open(client, server, "nqueens").await?;
+async fn nqueens(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "nqueens").await?;
     type_into(client, "nqueens-side", "10").await?;
     wait_for(
         client,
         "return document.querySelectorAll('#nqueens-board .sq').length === 100;",
     )
     .await?;
-    square(client, "nqueens", "row 1, column 2")
+    square(client, "nqueens-board", "row 1, column 2")
         .await?
         .click()
         .await?;
-    square(client, "nqueens", "row 5, column 1")
-        .await?
-        .click()
-        .await?;
+    // The second queen with the keyboard alone: from (1, 2), down four rows, left one, Enter.
+    press(
+        client,
+        &[
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Left,
+            Key::Enter,
+        ],
+    )
+    .await?;
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-link').value.includes('fix=1,2;5,1');",
+    )
+    .await?;
     click_id(client, "nqueens-count").await?;
     wait_for(
         client,
@@ -486,7 +1029,7 @@ async fn nqueens(client: &Client, server: &Server) -> Result<(), Failure> {
     click_id(client, "nqueens-list").await?;
     wait_for(
         client,
-        "return document.getElementById('nqueens-step').textContent.startsWith('placement 1 of');",
+        "return document.getElementById('nqueens-step').textContent.startsWith('Showing placement 1 of');",
     )
     .await?;
     let listed = cli(
@@ -497,7 +1040,51 @@ async fn nqueens(client: &Client, server: &Server) -> Result<(), Failure> {
     );
     assert_eq!(text_of(client, "nqueens-output").await?, listed);
     screenshot(client, "nqueens").await?;
-    // A long count shows its progress and stops on Cancel.
+    let pieces = saves_svg(
+        page,
+        "nqueens",
+        &[
+            "nqueens", "list", "10", "--fix", "1,2", "--fix", "5,1", "--limit", "20",
+        ],
+        "",
+    )
+    .await?;
+    assert_eq!(pieces, 10 * listed.lines().count());
+    // The search to its first solution: the command line's first placement.
+    let trace = cli_lines(
+        &[
+            "nqueens", "list", "10", "--fix", "1,2", "--fix", "5,1", "--trace",
+        ],
+        "",
+    );
+    click_id(client, "nqueens-watch").await?;
+    at_step(client, "nqueens", 0).await?;
+    click_id(client, "nqueens-solution").await?;
+    let k = first_solution(&trace);
+    at_step(client, "nqueens", k).await?;
+    let first = listed.lines().next().unwrap();
+    let placement: BTreeSet<(i64, i64)> = first
+        .split(' ')
+        .enumerate()
+        .map(|(c, r)| (r.parse().unwrap(), c as i64 + 1))
+        .collect();
+    assert_eq!(board_queens(client, "nqueens-board").await?, placement);
+    // Steps along the way, through links, each the trace's.
+    for j in [1, 2, 7, k / 2, k - 1] {
+        let link = text_of(client, "nqueens-link").await?;
+        let hash = link.split_once('#').unwrap().1;
+        let hash = format!("{}&step={j}", hash.split("&step=").next().unwrap());
+        open(page, &hash).await?;
+        at_step(client, "nqueens", j).await?;
+        assert_eq!(
+            board_queens(client, "nqueens-board").await?,
+            replay(&trace, j),
+            "step {j}"
+        );
+    }
+    screenshot(client, "nqueens-search").await?;
+    accessible(page, "nqueens, the search").await?;
+    // A long count shows its progress and stops on request.
     click_id(client, "nqueens-clear").await?;
     type_into(client, "nqueens-side", "20").await?;
     click_id(client, "nqueens-count").await?;
@@ -523,5 +1110,66 @@ async fn nqueens(client: &Client, server: &Server) -> Result<(), Failure> {
     let input = text_of(client, "nqueens-input").await?;
     let best = cli(&["nqueens", "best"], &input);
     assert_eq!(text_of(client, "nqueens-result").await?, best.trim());
+    Ok(())
+}
+
+/// A link opens the same position, in a fresh page too; a bad link is named and the view
+/// shows its sample.
+async fn links(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "nqueens?n=7&fix=2,3&step=40").await?;
+    at_step(client, "nqueens", 40).await?;
+    click_id(client, "nqueens-copy-link").await?;
+    let link = text_of(client, "nqueens-link").await?;
+    assert!(link.contains("#nqueens?n=7&fix=2,3&step=40"), "{link}");
+    let queens = board_queens(client, "nqueens-board").await?;
+    let status = text_of(client, "nqueens-status").await?;
+    // Elsewhere first, then the link in a page loaded afresh.
+    open(page, "tour").await?;
+    client.goto("about:blank").await?;
+    client.goto(&link).await?;
+    wait_for(client, "return document.body.dataset.ready === 'nqueens';").await?;
+    at_step(client, "nqueens", 40).await?;
+    assert_eq!(board_queens(client, "nqueens-board").await?, queens);
+    assert_eq!(text_of(client, "nqueens-status").await?, status);
+    let trace = cli_lines(&["nqueens", "list", "7", "--fix", "2,3", "--trace"], "");
+    assert_eq!(queens, replay(&trace, 40));
+    // The queens view's link, with a placement.
+    open(page, "queens?q=5,4&p=3").await?;
+    wait_for(client, "return document.getElementById('queens-count').textContent.startsWith('Showing placement 3 of 8 with the queen on row 5, column 4');").await?;
+    // Bad links: what is wrong is named, the view opens on its sample.
+    for (hash, says, view) in [
+        (
+            "nqueens?n=99&fix=1,1",
+            "n: expected a whole number 1..64, found '99'",
+            "nqueens",
+        ),
+        ("sultan?w=1,2,x", "w: expected 64 weights", "sultan"),
+        ("queens?q=9,9", "q: expected ROW,COLUMN", "queens"),
+        ("showdown?n=3&k=___/_#_", "k: expected 3 rows", "showdown"),
+    ] {
+        open(page, hash).await?;
+        let error = text_of(client, "state-error").await?;
+        assert!(error.contains(says), "{hash}: {error}");
+        let squares = client
+            .execute(&format!("return document.querySelectorAll('#{view}-board .sq, #{view}-board td').length;"), vec![])
+            .await?;
+        assert!(
+            squares.as_u64().unwrap() >= 25,
+            "{hash}: the view shows its sample"
+        );
+    }
+    let long = format!("tour?b={}", ".".repeat(9000));
+    open(page, &long).await?;
+    assert!(
+        text_of(client, "state-error")
+            .await?
+            .contains("longer than 8192")
+    );
+    wait_for(
+        client,
+        "return document.getElementById('tour-result').textContent === 'h8h2e5d4b2';",
+    )
+    .await?;
     Ok(())
 }

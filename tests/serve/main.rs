@@ -11,3 +11,4 @@ mod browser;
 mod limits;
 mod load;
 mod server;
+mod traces;

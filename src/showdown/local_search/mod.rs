@@ -40,6 +40,7 @@ use super::Placement;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
+use super::progress::Progress;
 
 mod neighbourhood;
 
@@ -133,6 +134,8 @@ pub struct Search<'a, G> {
     /// The cells of the pieces on the board, in increasing order (kept with the board by
     /// [`Search::changed`], or rebuilt by [`Search::set_board`]).
     cells: Vec<usize>,
+    /// Where to report each better answer found, and the test's number there.
+    report: Option<(&'a Progress, usize)>,
     /// How far above the best answer's cost a move may take the board: 0, or the best cost
     /// times [`SLACK`] while the search explores.
     slack: u64,
@@ -200,6 +203,7 @@ impl<'a, G: Rng> Search<'a, G> {
             queued: vec![false; stride * stride],
             unchecked: Vec::new(),
             cells: Vec::new(),
+            report: None,
             slack: 0,
         };
         search.set_board(None);
@@ -214,6 +218,11 @@ impl<'a, G: Rng> Search<'a, G> {
             pieces: self.best,
             steps: self.step,
         }
+    }
+
+    /// Reports every better answer found from now on to `progress`, as test `test`'s.
+    pub fn report_to(&mut self, progress: &'a Progress, test: usize) {
+        self.report = Some((progress, test));
     }
 
     /// The cost of the best answer found so far.
@@ -252,6 +261,9 @@ impl<'a, G: Rng> Search<'a, G> {
                     self.best_cost = self.board.cost();
                     self.best = self.board.placements();
                     self.improved_at = self.step;
+                    if let Some((progress, test)) = self.report {
+                        progress.improved(test, self.best_cost);
+                    }
                     if self.best_cost <= limits.target {
                         // It cannot be beaten: the other searches may stop too.
                         if limits.stop_others {

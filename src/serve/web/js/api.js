@@ -90,3 +90,16 @@ export async function postJson(path, value) {
   const answer = await response.text();
   return answer.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
 }
+
+/** GETs `path` with `params` and returns the answer's JSON Lines as objects. */
+export async function getLines(path, params) {
+  const response = await fetch(url(path, params));
+  if (!response.ok) throw await refusal(response);
+  const answer = await response.text();
+  return answer.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
+}
+
+/** The address of an API request, for a download or a link. */
+export function address(path, params) {
+  return url(path, params);
+}

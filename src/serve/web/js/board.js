@@ -1,5 +1,7 @@
-// Boards drawn as SVG: squares that can be clicked or reached with the keyboard (one tab stop,
-// arrow keys move, Enter or Space activates), and layers for marks, pieces and arrows.
+// Boards drawn as SVG: a grid of squares that can be clicked or reached with the keyboard (one
+// tab stop, arrow keys move the cursor, Home/End and Page Up/Down jump, Enter or Space
+// activates), and layers for marks, pieces and arrows. Every square and piece has a name for
+// screen readers, and every mark a symbol as well as a colour.
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -11,14 +13,33 @@ export function svg(name, attrs = {}, parent = null) {
   return node;
 }
 
+/**
+ * The marks a square can carry: a class for its colour, and a symbol drawn on it where the
+ * colour alone would be the only signal (attacked squares are hatched instead: a texture).
+ */
+const MARKS = {
+  mark: '',
+  bad: '\u2716',
+  checker: '',
+  'king-focus': '',
+  attacked: '',
+  tried: '?',
+  conflict: '!',
+  backtrack: '\u21b6',
+  solution: '',
+  layer: '',
+  visited: '',
+};
+
 export class Board {
   /**
-   * options: rows, cols, rowLabel(r), colLabel(c), name(r, c) (the square's label for
+   * options: rows, cols, label, rowLabel(r), colLabel(c), name(r, c) (the square's label for
    * people and its data-square), onActivate(r, c), onFocus(r, c), onBlur(r, c).
    */
   constructor(container, options) {
     this.options = options;
     this.container = container;
+    this.cursor = [0, 0];
     this.build();
   }
 
@@ -29,6 +50,8 @@ export class Board {
       viewBox: `-0.6 -0.6 ${cols + 0.7} ${rows + 0.7}`,
       role: 'grid',
       'aria-label': this.options.label || 'board',
+      'aria-rowcount': rows,
+      'aria-colcount': cols,
     }, this.container);
     this.root = root;
     const defs = svg('defs', {}, root);
@@ -38,27 +61,31 @@ export class Board {
     }, defs);
     svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#2a6fb0' }, marker);
     this.arrowId = `${this.container.id}-arrowhead`;
-    const small = rows > 16;
+    const labels = svg('g', { 'aria-hidden': 'true' }, root);
+    const every = Math.max(rows, cols) > 16 ? 4 : 1;
     for (let r = 0; r < rows; r++) {
-      if (!small || r % 4 === 3) {
-        const t = svg('text', { x: -0.3, y: r + 0.5, class: 'label' }, root);
+      if (every === 1 || r % every === every - 1) {
+        const t = svg('text', { x: -0.3, y: r + 0.5, class: 'label' }, labels);
         t.textContent = rowLabel(r);
       }
     }
     for (let c = 0; c < cols; c++) {
-      if (!small || c % 4 === 3) {
-        const t = svg('text', { x: c + 0.5, y: -0.3, class: 'label' }, root);
+      if (every === 1 || c % every === every - 1) {
+        const t = svg('text', { x: c + 0.5, y: -0.3, class: 'label' }, labels);
         t.textContent = colLabel(c);
       }
     }
     this.squares = [];
-    const squares = svg('g', {}, root);
+    this.symbols = [];
+    const grid = svg('g', {}, root);
     for (let r = 0; r < rows; r++) {
+      const row = svg('g', { role: 'row', 'aria-rowindex': r + 1 }, grid);
       for (let c = 0; c < cols; c++) {
         const g = svg('g', {
           class: 'sq', tabindex: r === 0 && c === 0 ? '0' : '-1', role: 'gridcell',
-          'aria-label': name(r, c), 'data-square': name(r, c), 'data-r': r, 'data-c': c,
-        }, squares);
+          'aria-colindex': c + 1, 'aria-label': name(r, c), 'data-square': name(r, c),
+          'data-r': r, 'data-c': c,
+        }, row);
         svg('rect', { x: c, y: r, width: 1, height: 1, class: (r + c) % 2 ? 'dark' : 'light' }, g);
         g.addEventListener('click', () => { this.focus(r, c); this.activate(r, c); });
         g.addEventListener('keydown', (e) => this.key(e, r, c));
@@ -67,11 +94,13 @@ export class Board {
         g.addEventListener('mouseenter', () => this.options.onFocus && this.options.onFocus(r, c));
         g.addEventListener('mouseleave', () => this.options.onBlur && this.options.onBlur(r, c));
         this.squares.push(g);
+        this.symbols.push(null);
       }
     }
-    this.under = svg('g', { 'pointer-events': 'none' }, root);
-    this.pieces = svg('g', { 'pointer-events': 'none' }, root);
-    this.over = svg('g', { 'pointer-events': 'none' }, root);
+    this.under = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
+    this.pieces = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
+    this.marks = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
+    this.over = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
   }
 
   square(r, c) {
@@ -82,8 +111,12 @@ export class Board {
     if (this.options.onActivate) this.options.onActivate(r, c);
   }
 
+  /** Moves the cursor (the one square in the tab order) to r, c and focuses it. */
   focus(r, c) {
-    for (const s of this.squares) s.setAttribute('tabindex', '-1');
+    const [pr, pc] = this.cursor;
+    const previous = this.square(pr, pc);
+    if (previous) previous.setAttribute('tabindex', '-1');
+    this.cursor = [r, c];
     const s = this.square(r, c);
     s.setAttribute('tabindex', '0');
     s.focus();
@@ -91,28 +124,45 @@ export class Board {
 
   key(e, r, c) {
     const { rows, cols } = this.options;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const moves = {
+      ArrowUp: [r - 1, c], ArrowDown: [r + 1, c], ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1],
+      Home: [r, 0], End: [r, cols - 1], PageUp: [0, c], PageDown: [rows - 1, c],
+    };
     if (moves[e.key]) {
-      const [dr, dc] = moves[e.key];
-      const nr = Math.min(rows - 1, Math.max(0, r + dr));
-      const nc = Math.min(cols - 1, Math.max(0, c + dc));
-      this.focus(nr, nc);
+      const [nr, nc] = moves[e.key];
+      this.focus(Math.min(rows - 1, Math.max(0, nr)), Math.min(cols - 1, Math.max(0, nc)));
       e.preventDefault();
+      e.stopPropagation();
     } else if (e.key === 'Enter' || e.key === ' ') {
       this.activate(r, c);
       e.preventDefault();
+      e.stopPropagation();
     }
   }
 
-  /** Removes every piece, mark and arrow. */
+  /** Removes every piece, mark and arrow, and resets the squares' names. */
   clear() {
     this.under.replaceChildren();
     this.pieces.replaceChildren();
+    this.marks.replaceChildren();
     this.over.replaceChildren();
-    for (const s of this.squares) {
-      s.classList.remove('mark', 'bad', 'checker', 'king-focus');
+    for (let i = 0; i < this.squares.length; i++) {
+      const s = this.squares[i];
+      for (const cls of Object.keys(MARKS)) s.classList.remove(cls);
       s.removeAttribute('data-piece');
+      s.removeAttribute('data-marks');
+      s.setAttribute('aria-label', this.options.name(Math.floor(i / this.options.cols), i % this.options.cols));
+      this.symbols[i] = null;
     }
+  }
+
+  /** The square's name for people: its name, its piece and its marks. */
+  describe(r, c) {
+    const s = this.square(r, c);
+    const parts = [this.options.name(r, c)];
+    if (s.dataset.piece) parts.push(s.dataset.piece);
+    if (s.dataset.marks) parts.push(s.dataset.marks);
+    s.setAttribute('aria-label', parts.join(': '));
   }
 
   /** Writes a glyph on a square; `piece` names it for people and tests (data-piece). */
@@ -121,7 +171,7 @@ export class Board {
     t.textContent = text;
     const s = this.square(r, c);
     s.setAttribute('data-piece', piece);
-    s.setAttribute('aria-label', `${this.options.name(r, c)}: ${piece}`);
+    this.describe(r, c);
     return t;
   }
 
@@ -129,19 +179,43 @@ export class Board {
   unlabel(r, c) {
     const s = this.square(r, c);
     s.removeAttribute('data-piece');
-    s.setAttribute('aria-label', this.options.name(r, c));
+    this.describe(r, c);
   }
 
-  mark(r, c, cls, on = true) {
-    this.square(r, c).classList.toggle(cls, on);
+  /**
+   * Marks a square (`cls`: its colour); `words`, when given, are added to its name for screen
+   * readers; a mark with a symbol draws it too, so that colour is never the only signal.
+   */
+  mark(r, c, cls, on = true, words = '') {
+    const s = this.square(r, c);
+    s.classList.toggle(cls, on);
+    if (!on) return;
+    if (words) {
+      s.dataset.marks = s.dataset.marks ? `${s.dataset.marks}, ${words}` : words;
+      this.describe(r, c);
+    }
+    const symbol = MARKS[cls];
+    if (symbol) {
+      const t = svg('text', { x: c + 0.84, y: r + 0.2, class: `mark-symbol ${cls}` }, this.marks);
+      t.textContent = symbol;
+    }
   }
 
   unmarkAll(cls) {
     for (const s of this.squares) s.classList.remove(cls);
+    this.marks.querySelectorAll(`.mark-symbol.${cls}`).forEach((n) => n.remove());
+  }
+
+  /** Writes each square's weight (`weights[r][c]`) small at its foot. */
+  weights(weights) {
+    weights.forEach((row, r) => row.forEach((w, c) => {
+      const t = svg('text', { x: c + 0.5, y: r + 0.85, class: 'weight' }, this.under);
+      t.textContent = String(w);
+    }));
   }
 
   /** An arrow from the centre of one square to another's. */
-  arrow(r1, c1, r2, c2) {
+  arrow(r1, c1, r2, c2, cls = 'arrow') {
     const dx = c2 - c1;
     const dy = r2 - r1;
     const len = Math.hypot(dx, dy) || 1;
@@ -149,7 +223,12 @@ export class Board {
     return svg('line', {
       x1: c1 + 0.5 + (dx / len) * shorten, y1: r1 + 0.5 + (dy / len) * shorten,
       x2: c2 + 0.5 - (dx / len) * shorten, y2: r2 + 0.5 - (dy / len) * shorten,
-      class: 'arrow', 'marker-end': `url(#${this.arrowId})`,
+      class: cls, 'marker-end': `url(#${this.arrowId})`,
     }, this.under);
+  }
+
+  /** A line between two square centres (a conflict, a check). */
+  line(r1, c1, r2, c2, cls) {
+    return svg('line', { x1: c1 + 0.5, y1: r1 + 0.5, x2: c2 + 0.5, y2: r2 + 0.5, class: cls }, this.under);
   }
 }

@@ -1,15 +1,24 @@
-// The page: one view per puzzle, chosen by the address's #fragment.
+// The page: one view per puzzle, chosen by the address's #fragment, which also holds the
+// view's state (`#queens?q=3,5&step=12`): a link opens the same position.
 import * as queens from './queens.js';
 import * as sultan from './sultan.js';
 import * as tour from './tour.js';
 import * as showdown from './showdown.js';
 import * as nqueens from './nqueens.js';
+import { MAX_STATE, parseHash } from './share.js';
 
 const VIEWS = { queens, sultan, tour, showdown, nqueens };
-const started = new Set();
+const started = new Map();
+const stateError = document.getElementById('state-error');
 
-function show() {
-  const name = location.hash.slice(1) in VIEWS ? location.hash.slice(1) : 'queens';
+/** Shows a link's problem, or clears it. */
+function problem(message) {
+  stateError.textContent = message ? `This link's position could not be opened: ${message}. The view shows its sample instead.` : '';
+}
+
+async function show() {
+  const { view, params } = parseHash();
+  const name = view in VIEWS ? view : 'queens';
   for (const id of Object.keys(VIEWS)) {
     document.getElementById(`view-${id}`).hidden = id !== name;
   }
@@ -17,10 +26,31 @@ function show() {
     if (a.dataset.view === name) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  if (!started.has(name)) {
-    started.add(name);
-    VIEWS[name].init();
+  problem('');
+  document.body.dataset.ready = '';
+  let bad = location.hash.length > MAX_STATE ? `the address is longer than ${MAX_STATE} characters` : null;
+  const state = bad ? new URLSearchParams() : params;
+  try {
+    if (!started.has(name)) {
+      const controller = VIEWS[name].init();
+      started.set(name, controller);
+      await controller.open(state);
+    } else if ([...state.keys()].length > 0) {
+      await started.get(name).open(state);
+    } else {
+      started.get(name).refresh();
+    }
+  } catch (e) {
+    bad = bad || e.message;
+    // The view opens on its sample.
+    try {
+      await started.get(name).open(new URLSearchParams());
+    } catch (again) {
+      bad = `${bad}; ${again.message}`;
+    }
   }
+  if (bad) problem(bad);
+  document.title = `${document.getElementById(`${name}-title`).textContent} \u2014 chess-puzzles`;
   document.body.dataset.ready = name;
 }
 

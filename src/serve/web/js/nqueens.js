@@ -1,8 +1,22 @@
-// N-Queens on any board: fix queens by clicking; count (with progress and cancel), the first
-// placements, or the best weighted placement.
+// N-Queens on any board: give queens by clicking; watch the backtracking search (the trace of
+// `nqueens list --trace`), count the placements (with progress and a stop button), list the
+// first ones, or find the best placement on random weights.
 import * as api from './api.js';
-import { Board, svg } from './board.js';
+import { Board } from './board.js';
 import { makeIo } from './io.js';
+import { Player } from './player.js';
+import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { StateError, makeShare, numberParam, writeState } from './share.js';
+
+async function getText(path, params) {
+  const response = await fetch(api.address(path, params));
+  if (!response.ok) {
+    let body;
+    try { body = await response.json(); } catch { body = { error: `${response.status}` }; }
+    throw new api.ApiError(response.status, body);
+  }
+  return response.text();
+}
 
 export function init() {
   let side = 8;
@@ -10,8 +24,11 @@ export function init() {
   let placements = [];
   let index = 0;
   let weights = null;
+  let weightsInput = '';
   let counting = null;
   let board = null;
+  let trace = null;
+  let mode = 'answer'; // 'answer' (placements), 'best', 'count' or 'search'
   const sideInput = document.getElementById('nqueens-side');
   const result = document.getElementById('nqueens-result');
   const detail = document.getElementById('nqueens-detail');
@@ -21,19 +38,48 @@ export function init() {
   const io = makeIo('nqueens', (text) => bestInput(text),
     'An input of nqueens best: the number of boards, then for each its side n and n rows of n weights');
   const key = (r, c) => r * 64 + c;
+  const player = new Player(document.getElementById('nqueens-player'), {
+    id: 'nqueens',
+    show: (k) => showStep(k),
+    isSolution: (k) => trace !== null && trace.isSolution(k),
+    tally: (k) => (trace ? trace.tally(k) : ''),
+    onChange: () => save(),
+  });
+  makeShare('nqueens', () => {
+    if (mode === 'best') return api.text('nqueens/best', weightsInput, { format: 'svg' });
+    if (mode === 'count') return getText('nqueens/count', { n: side, fix: fixes(), format: 'svg' });
+    return getText('nqueens/list', { n: side, fix: fixes(), limit: 20, format: 'svg' });
+  }, (m) => io.setError(m));
+
+  function save() {
+    const s = { n: side, fix: fixes().join(';') };
+    if (mode === 'search') s.step = player.index;
+    else if (mode === 'answer' && placements.length) s.p = index + 1;
+    writeState('nqueens', s);
+  }
 
   function build() {
     board = new Board(document.getElementById('nqueens-board'), {
-      rows: side, cols: side, label: `${side} by ${side} board`,
+      rows: side, cols: side, label: `${side} by ${side} board: give or take away queens`,
       rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
       name: (r, c) => `row ${r + 1}, column ${c + 1}`,
       onActivate: (r, c) => {
         if (fixed.has(key(r, c))) fixed.delete(key(r, c)); else fixed.add(key(r, c));
-        placements = [];
-        weights = null;
+        forget();
         draw();
+        save();
       },
     });
+  }
+
+  function forget() {
+    placements = [];
+    weights = null;
+    trace = null;
+    mode = 'answer';
+    player.load(0, '');
+    result.textContent = '\u2014';
+    detail.textContent = '';
   }
 
   function fixes() {
@@ -42,33 +88,49 @@ export function init() {
 
   function draw() {
     board.clear();
-    if (weights && side <= 16) {
-      weights.forEach((row, r) => row.forEach((w, c) => {
-        const t = svg('text', { x: c + 0.5, y: r + 0.82, class: 'weight' }, board.under);
-        t.textContent = String(w);
-      }));
-    }
+    if (weights && side <= 16) board.weights(weights);
     const placement = placements[index];
     if (placement) {
       placement.forEach((row, c) => {
         const isFixed = fixed.has(key(row - 1, c));
         board.glyph(row - 1, c, isFixed ? '\u2655' : '\u265B', isFixed ? 'given queen' : 'queen', isFixed ? 'given' : '');
       });
-      step.textContent = `placement ${index + 1} of ${placements.length}: ${placement.join(' ')}`;
+      step.textContent = `Showing placement ${index + 1} of ${placements.length}: ${placement.join(' ')}`;
     } else {
-      step.textContent = '';
+      step.textContent = fixed.size ? `${fixed.size} queen${fixed.size === 1 ? '' : 's'} given.` : '';
     }
     for (const k of fixed) {
       const r = Math.floor(k / 64);
       const c = k % 64;
-      board.mark(r, c, 'mark');
+      board.mark(r, c, 'mark', true, 'given');
       if (!placement) board.glyph(r, c, '\u2655', 'given queen', 'given');
     }
+  }
+
+  function showStep(k) {
+    if (!trace) return '';
+    mode = 'search';
+    trace.seek(k);
+    const sentence = trace.draw(board);
+    step.textContent = `Showing the search on the ${side}x${side} board, at step ${k}.`;
+    return sentence;
   }
 
   function describeProblem() {
     const f = fixes();
     return `${side}x${side} board, ${f.length ? `queens given at ${f.map((x) => `(${x})`).join(' ')}` : 'no queen given'}`;
+  }
+
+  /** Loads the search's trace and shows it at step `at`. */
+  async function watch(at) {
+    const lines = await api.getLines('nqueens/trace', { n: side, fix: fixes() });
+    const parsed = parseTrace(lines);
+    trace = new QueensTrace(parsed);
+    weights = null;
+    mode = 'search';
+    io.setOutput('');
+    detail.textContent = `${describeProblem()}: the backtracking search, column by column from the left, each column's rows from the top (${endNote(parsed.end)}).`;
+    player.load(parsed.steps.length, endNote(parsed.end), at);
   }
 
   async function count() {
@@ -93,6 +155,7 @@ export function init() {
           // The count may exceed what a JavaScript number holds exactly: keep its digits.
           const digits = /"count":(\d+)/.exec(data)[1];
           result.textContent = digits;
+          mode = mode === 'search' ? mode : 'count';
           detail.textContent = `${describeProblem()}: ${digits} placement${digits === '1' ? '' : 's'}`;
           io.setOutput(`${digits}\n`);
         } else if (name === 'error') {
@@ -112,22 +175,27 @@ export function init() {
       counting = null;
       cancel.disabled = true;
       progress.hidden = true;
+      save();
     }
   }
 
-  async function list() {
+  async function list(at = 0) {
     const params = { n: side, fix: fixes(), limit: 20 };
     const [json, judge] = await Promise.all([
       api.jsonLines('nqueens/list', '', params),
       api.text('nqueens/list', '', { ...params, format: 'judge' }),
     ]);
+    trace = null;
+    player.load(0, '');
+    mode = 'answer';
     io.setOutput(judge);
     placements = json.objects.map((p) => p.rows);
-    index = 0;
+    index = Math.min(Math.max(0, at), Math.max(0, placements.length - 1));
     weights = null;
     result.textContent = placements.length === 20 ? 'first 20' : `all ${placements.length}`;
     detail.textContent = `${describeProblem()}: the first placements in lexicographic order (at most 20)`;
     draw();
+    save();
   }
 
   async function bestInput(text) {
@@ -137,21 +205,28 @@ export function init() {
       side = n;
       sideInput.value = String(n);
       fixed = new Set();
-      weights = [];
-      for (let r = 0; r < n; r++) weights.push(tokens.slice(2 + r * n, 2 + (r + 1) * n).map(Number));
       build();
     }
     const [json, judge] = await Promise.all([
       api.jsonLines('nqueens/best', text),
       api.text('nqueens/best', text, { format: 'judge' }),
     ]);
+    trace = null;
+    player.load(0, '');
+    weightsInput = text;
+    weights = [];
+    if (n >= 1 && n <= 64) {
+      for (let r = 0; r < n; r++) weights.push(tokens.slice(2 + r * n, 2 + (r + 1) * n).map(Number));
+    }
+    mode = 'best';
     io.setOutput(judge);
     const first = json.objects[0];
-    placements = first ? [first.rows] : [];
+    placements = first && first.rows ? [first.rows] : [];
     index = 0;
-    result.textContent = first ? String(first.score) : '\u2014';
+    result.textContent = first && first.score !== null ? String(first.score) : '\u2014';
     detail.textContent = first ? `the best sum of weights under ${first.n} queens (weights drawn on boards up to 16x16)` : '';
     draw();
+    save();
   }
 
   function best() {
@@ -169,32 +244,74 @@ export function init() {
     return bestInput(text);
   }
 
+  function stepPlacement(by) {
+    if (!placements.length) return;
+    if (mode === 'search') {
+      player.pause();
+      mode = 'answer';
+    }
+    index = (index + by + placements.length) % placements.length;
+    draw();
+    save();
+  }
+
   sideInput.addEventListener('change', () => {
     const n = Math.min(64, Math.max(1, Math.round(Number(sideInput.value) || 1)));
     sideInput.value = String(n);
     side = n;
     fixed = new Set([...fixed].filter((k) => Math.floor(k / 64) < n && k % 64 < n));
-    placements = [];
-    weights = null;
     build();
+    forget();
     draw();
+    save();
   });
   document.getElementById('nqueens-clear').addEventListener('click', () => {
     fixed = new Set();
-    placements = [];
-    weights = null;
+    forget();
     draw();
+    save();
   });
+  document.getElementById('nqueens-watch').addEventListener('click', () => io.run(() => watch(0)));
   document.getElementById('nqueens-count').addEventListener('click', () => io.run(count));
   cancel.addEventListener('click', () => counting && counting.abort());
-  document.getElementById('nqueens-list').addEventListener('click', () => io.run(list));
+  document.getElementById('nqueens-list').addEventListener('click', () => io.run(() => list(0)));
   document.getElementById('nqueens-best').addEventListener('click', () => io.run(best));
-  document.getElementById('nqueens-prev').addEventListener('click', () => {
-    if (placements.length) { index = (index - 1 + placements.length) % placements.length; draw(); }
+  document.getElementById('nqueens-prev').addEventListener('click', () => stepPlacement(-1));
+  document.getElementById('nqueens-next').addEventListener('click', () => stepPlacement(1));
+  document.getElementById('view-nqueens').addEventListener('keydown', (e) => {
+    if (mode === 'search') player.key(e);
   });
-  document.getElementById('nqueens-next').addEventListener('click', () => {
-    if (placements.length) { index = (index + 1) % placements.length; draw(); }
-  });
-  build();
-  draw();
+
+  return {
+    /** Opens the position of a link: `n` the side, `fix` the given queens (`ROW,COL;...`),
+     * `step` a step of the search or `p` a placement of the first 20. */
+    async open(params) {
+      const n = numberParam(params, 'n', 1, 64, 8);
+      const f = params.get('fix');
+      const given = new Set();
+      if (f) {
+        for (const part of f.split(';').slice(0, 65)) {
+          const m = /^(\d{1,2}),(\d{1,2})$/.exec(part);
+          if (!m || Number(m[1]) < 1 || Number(m[1]) > n || Number(m[2]) < 1 || Number(m[2]) > n) {
+            throw new StateError(`fix: expected ROW,COLUMN pairs within 1..${n} separated by ';', found '${part.slice(0, 40)}'`);
+          }
+          given.add(key(Number(m[1]) - 1, Number(m[2]) - 1));
+        }
+      }
+      const at = numberParam(params, 'step', 0, 1000000, null);
+      const p = numberParam(params, 'p', 1, 20, 1);
+      side = n;
+      sideInput.value = String(n);
+      fixed = given;
+      build();
+      forget();
+      draw();
+      if (at !== null) {
+        await watch(at);
+        return;
+      }
+      await list(p - 1);
+    },
+    refresh() { save(); },
+  };
 }

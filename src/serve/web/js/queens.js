@@ -1,24 +1,60 @@
-// 8 Queens with one queen given (UVa 750): click a square, step through every placement
-// containing that queen, the judge's list beside the board.
+// 8 Queens with one queen given (UVa 750): choose the given queen, step through every placement
+// that holds it (the judge's list beside the board), or watch the backtracking search find
+// them, step by step, from the trace the command line writes (`queens --trace`).
 import * as api from './api.js';
 import { Board } from './board.js';
 import { makeIo } from './io.js';
+import { Player } from './player.js';
+import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { StateError, makeShare, numberParam, writeState } from './share.js';
 
 export function init() {
-  const state = { given: null, solutions: [], index: 0 };
+  const state = { given: [1, 1], solutions: [], index: 0, mode: 'answer', trace: null };
   const list = document.getElementById('queens-list');
-  const count = document.getElementById('queens-count');
-  const io = makeIo('queens', (text) => solve(text));
+  const mode = document.getElementById('queens-count');
+  const io = makeIo('queens', (text) => solveInput(text));
+  const input = () => `1\n${state.given[0]} ${state.given[1]}\n`;
   const board = new Board(document.getElementById('queens-board'), {
-    rows: 8, cols: 8, label: '8 by 8 board',
+    rows: 8, cols: 8, label: '8 by 8 board: choose the given queen',
     rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
     name: (r, c) => `row ${r + 1}, column ${c + 1}`,
-    onActivate: (r, c) => {
-      const text = `1\n${r + 1} ${c + 1}\n`;
-      io.setInput(text);
-      io.run(() => solve(text));
-    },
+    onActivate: (r, c) => io.run(() => choose([r + 1, c + 1])),
   });
+  const player = new Player(document.getElementById('queens-player'), {
+    id: 'queens',
+    show: (k) => showStep(k),
+    isSolution: (k) => state.trace !== null && state.trace.isSolution(k),
+    tally: (k) => (state.trace ? state.trace.tally(k) : ''),
+    onChange: () => save(),
+  });
+  makeShare('queens', () => api.text('queens', input(), { format: 'svg' }), (m) => io.setError(m));
+
+  function save() {
+    const s = { q: `${state.given[0]},${state.given[1]}` };
+    if (state.mode === 'search') s.step = player.index;
+    else s.p = state.index + 1;
+    writeState('queens', s);
+  }
+
+  /** Solves for the given queen: the judge's list, and the first placement drawn. */
+  async function choose(given, at = 0, step = null) {
+    const searching = step !== null || state.mode === 'search';
+    state.given = given;
+    io.setInput(input());
+    await solve(input());
+    state.index = Math.min(Math.max(0, at), Math.max(0, state.solutions.length - 1));
+    if (searching) {
+      await watch(step || 0);
+    } else {
+      draw();
+    }
+  }
+
+  async function solveInput(text) {
+    await solve(text);
+    state.mode = 'answer';
+    draw();
+  }
 
   async function solve(text) {
     const [json, judge] = await Promise.all([
@@ -33,24 +69,45 @@ export function init() {
       list.appendChild(span);
     }
     const first = json.objects[0];
-    state.given = first ? first.queen : null;
+    if (first) state.given = first.queen;
     state.solutions = first ? first.solutions : [];
     state.index = 0;
-    draw();
+    state.trace = null;
+    player.load(0, '');
+  }
+
+  /** Loads the search's trace for the given queen and shows it at step `step`. */
+  async function watch(step) {
+    const lines = await api.jsonLines('queens/trace', input());
+    const trace = parseTrace(lines.objects.filter((l) => l.case === 1));
+    state.trace = new QueensTrace(trace);
+    state.mode = 'search';
+    player.load(trace.steps.length, endNote(trace.end), step);
+  }
+
+  function showStep(k) {
+    if (!state.trace) return '';
+    state.mode = 'search';
+    state.trace.seek(k);
+    const sentence = state.trace.draw(board);
+    const [gr, gc] = state.given;
+    mode.textContent = `Showing the search for the placements with the queen on row ${gr}, column ${gc}, at step ${k}.`;
+    return sentence;
   }
 
   function draw() {
+    state.mode = 'answer';
     board.clear();
-    if (!state.given) return;
     const [gr, gc] = state.given;
     const n = state.solutions.length;
     const placement = state.solutions[state.index];
+    if (!placement) return;
     placement.forEach((row, c) => {
       const isGiven = row === gr && c + 1 === gc;
       board.glyph(row - 1, c, isGiven ? '\u2655' : '\u265B', isGiven ? 'given queen' : 'queen', isGiven ? 'given' : '');
     });
-    board.mark(gr - 1, gc - 1, 'mark');
-    count.textContent = `placement ${state.index + 1} of ${n} with the queen on row ${gr}, column ${gc}: ${placement.join(' ')}`;
+    board.mark(gr - 1, gc - 1, 'mark', true, 'given');
+    mode.textContent = `Showing placement ${state.index + 1} of ${n} with the queen on row ${gr}, column ${gc}: ${placement.join(' ')}`;
     const spans = list.children;
     for (const s of spans) s.classList.remove('current');
     // Two heading lines, then one line per placement of the first case.
@@ -59,19 +116,36 @@ export function init() {
       line.classList.add('current');
       line.scrollIntoView({ block: 'nearest' });
     }
+    save();
   }
 
   function step(by) {
     const n = state.solutions.length;
     if (!n) return;
-    state.index = (state.index + by + n) % n;
+    player.pause();
+    state.index = state.mode === 'answer' ? (state.index + by + n) % n : 0;
     draw();
   }
   document.getElementById('queens-prev').addEventListener('click', () => step(-1));
   document.getElementById('queens-next').addEventListener('click', () => step(1));
-  document.getElementById('view-queens').addEventListener('keydown', (e) => {
-    if (e.key === 'PageDown') { step(1); e.preventDefault(); }
-    if (e.key === 'PageUp') { step(-1); e.preventDefault(); }
-  });
-  io.setInput('1\n1 1\n');
+  document.getElementById('queens-watch').addEventListener('click', () => io.run(() => watch(0)));
+  document.getElementById('view-queens').addEventListener('keydown', (e) => player.key(e));
+
+  return {
+    /** Opens the position of a link: `q` the given queen, `p` a placement or `step` a step. */
+    async open(params) {
+      let given = [1, 1];
+      const q = params.get('q');
+      if (q !== null) {
+        const m = /^([1-8]),([1-8])$/.exec(q);
+        if (!m) throw new StateError(`q: expected ROW,COLUMN with each 1..8, found '${q.slice(0, 40)}'`);
+        given = [Number(m[1]), Number(m[2])];
+      }
+      const p = numberParam(params, 'p', 1, 18, 1);
+      const stepAt = numberParam(params, 'step', 0, 1000000, null);
+      state.mode = stepAt === null ? 'answer' : 'search';
+      await choose(given, p - 1, stepAt);
+    },
+    refresh() { save(); },
+  };
 }

@@ -1,10 +1,21 @@
-// The Sultan's Successors (UVa 167): editable weights, the best eight queens highlighted.
+// The Sultan's Successors (UVa 167): editable weights, the best eight queens highlighted, and
+// the search over every placement watched step by step with its running sum (the trace of
+// `sultan --trace`).
 import * as api from './api.js';
+import { Board } from './board.js';
 import { makeIo } from './io.js';
+import { Player } from './player.js';
+import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { StateError, makeShare, numberParam, writeState } from './share.js';
+
+const SAMPLE = Array.from({ length: 64 }, (_, i) => i + 1);
+const MAX_WEIGHT = 4294967295;
 
 export function init() {
   const cells = [];
   const container = document.getElementById('sultan-board');
+  const searchBoard = document.getElementById('sultan-search');
+  const edit = document.getElementById('sultan-edit');
   const table = document.createElement('table');
   table.setAttribute('aria-label', 'Weights of the 8 by 8 board');
   for (let r = 0; r < 8; r++) {
@@ -16,10 +27,10 @@ export function init() {
       const input = document.createElement('input');
       input.type = 'number';
       input.min = '0';
-      input.max = '4294967295';
+      input.max = String(MAX_WEIGHT);
       input.id = `sultan-w-${r + 1}-${c + 1}`;
       input.setAttribute('aria-label', `weight of row ${r + 1}, column ${c + 1}`);
-      input.addEventListener('input', () => clearAnswer());
+      input.addEventListener('input', () => { clearAnswer(); save(); });
       td.appendChild(input);
       tr.appendChild(td);
       row.push({ td, input });
@@ -31,6 +42,38 @@ export function init() {
   const score = document.getElementById('sultan-score');
   const detail = document.getElementById('sultan-placement');
   const io = makeIo('sultan', (text) => solve(text, true));
+  let trace = null;
+  let searching = false;
+  const board = new Board(searchBoard, {
+    rows: 8, cols: 8, label: 'The search on the weighted board',
+    rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
+    name: (r, c) => `row ${r + 1}, column ${c + 1}, weight ${weightsNow()[r][c]}`,
+  });
+  const player = new Player(document.getElementById('sultan-player'), {
+    id: 'sultan',
+    show: (k) => {
+      if (!trace) return '';
+      trace.seek(k);
+      const sentence = trace.draw(board);
+      const best = trace.best();
+      detail.textContent = `During the search: sum ${trace.sum()} under the queens on the board; best sum so far ${best === null ? 'none yet' : best}.`;
+      return sentence;
+    },
+    isSolution: (k) => trace !== null && trace.isSolution(k),
+    tally: (k) => (trace ? trace.tally(k) : ''),
+    onChange: () => save(),
+  });
+  makeShare('sultan', () => api.text('sultan', inputText(), { format: 'svg' }), (m) => io.setError(m));
+
+  function weightsNow() {
+    return cells.map((row) => row.map(({ input }) => input.value.trim() || '0'));
+  }
+
+  function save() {
+    const s = { w: weightsNow().flat().join(',') };
+    if (searching) s.step = player.index;
+    writeState('sultan', s);
+  }
 
   function clearAnswer() {
     for (const row of cells) for (const { td } of row) td.classList.remove('queen');
@@ -45,11 +88,19 @@ export function init() {
   }
 
   function inputText() {
-    const rows = cells.map((row) => row.map(({ input }) => input.value.trim() || '0').join(' '));
-    return `1\n${rows.join('\n')}\n`;
+    return `1\n${weightsNow().map((row) => row.join(' ')).join('\n')}\n`;
+  }
+
+  function showEditor() {
+    searching = false;
+    player.pause();
+    container.hidden = false;
+    searchBoard.hidden = true;
+    edit.hidden = true;
   }
 
   async function solve(text, fromInput) {
+    showEditor();
     const [json, judge] = await Promise.all([
       api.jsonLines('sultan', text),
       api.text('sultan', text, { format: 'judge' }),
@@ -62,23 +113,81 @@ export function init() {
     }
     clearAnswer();
     const first = json.objects[0];
+    save();
     if (!first) return;
-    first.rows.forEach((row, c) => cells[row - 1][c].td.classList.add('queen'));
+    first.rows.forEach((row, c) => {
+      cells[row - 1][c].td.classList.add('queen');
+      cells[row - 1][c].input.setAttribute('aria-label', `weight of row ${row}, column ${c + 1}: a queen of the best placement`);
+    });
     score.textContent = String(first.score);
-    detail.textContent = `queens on rows ${first.rows.join(' ')} of columns 1 to 8` +
+    detail.textContent = `Queens on rows ${first.rows.join(' ')} of columns 1 to 8` +
       (json.objects.length > 1 ? ` (board 1 of ${json.objects.length})` : '');
   }
 
+  /** Loads the trace of the search on the weights and shows it at step `step`. */
+  async function watch(step) {
+    const text = inputText();
+    io.setInput(text);
+    const [lines, judge] = await Promise.all([
+      api.jsonLines('sultan/trace', text),
+      api.text('sultan', text, { format: 'judge' }),
+    ]);
+    io.setOutput(judge);
+    const parsed = parseTrace(lines.objects.filter((l) => l.case === 1));
+    const weights = weightsNow().map((row) => row.map(Number));
+    trace = new QueensTrace(parsed, weights);
+    clearAnswer();
+    score.textContent = parsed.end && parsed.end.best !== undefined && parsed.end.complete ? String(parsed.end.best) : '\u2014';
+    searching = true;
+    container.hidden = true;
+    searchBoard.hidden = false;
+    edit.hidden = false;
+    player.load(parsed.steps.length, endNote(parsed.end), step);
+  }
+
   document.getElementById('sultan-random').addEventListener('click', () => {
+    showEditor();
     fill(Array.from({ length: 64 }, () => 1 + Math.floor(Math.random() * 99)));
+    save();
   });
   document.getElementById('sultan-sample').addEventListener('click', () => {
-    fill(Array.from({ length: 64 }, (_, i) => i + 1));
+    showEditor();
+    fill(SAMPLE);
+    save();
   });
   document.getElementById('sultan-solve').addEventListener('click', () => {
     const text = inputText();
     io.setInput(text);
     io.run(() => solve(text, false));
   });
-  fill(Array.from({ length: 64 }, (_, i) => i + 1));
+  document.getElementById('sultan-watch').addEventListener('click', () => io.run(() => watch(0)));
+  edit.addEventListener('click', () => {
+    showEditor();
+    save();
+    container.querySelector('input').focus();
+  });
+  document.getElementById('view-sultan').addEventListener('keydown', (e) => {
+    if (searching) player.key(e);
+  });
+
+  return {
+    /** Opens the position of a link: `w` the 64 weights, `step` a step of the search. */
+    async open(params) {
+      let weights = SAMPLE;
+      const w = params.get('w');
+      if (w !== null) {
+        const parts = w.split(',');
+        const bad = parts.find((t) => !/^\d{1,10}$/.test(t) || Number(t) > MAX_WEIGHT);
+        if (parts.length !== 64 || bad !== undefined) {
+          throw new StateError(`w: expected 64 weights 0..${MAX_WEIGHT} separated by commas, found ${parts.length} values${bad !== undefined ? ` ('${bad.slice(0, 20)}' among them)` : ''}`);
+        }
+        weights = parts.map(Number);
+      }
+      const step = numberParam(params, 'step', 0, 1000000, null);
+      fill(weights);
+      if (step === null) await solve(inputText(), false);
+      else await watch(step);
+    },
+    refresh() { save(); },
+  };
 }

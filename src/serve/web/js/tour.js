@@ -1,8 +1,12 @@
-// Traveling Queen (POJ 2919): place the pieces, solve, the stops numbered and the queen's
-// moves drawn as arrows, played as an animation.
+// Traveling Queen (POJ 2919): place the pieces, find the tour (the stops numbered, the moves
+// drawn as arrows, animated), and watch the breadth-first search: its layers (the squares first
+// reached after 0, 1, 2, ... moves, with the knights visited on the way), then the shortest
+// path move by move, from the trace the command line writes (`tour --trace`).
 import * as api from './api.js';
 import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
+import { Player } from './player.js';
+import { StateError, makeShare, numberParam, writeState } from './share.js';
 
 const SAMPLE = [
   '.......Q',
@@ -24,6 +28,8 @@ export function init() {
   let grid = SAMPLE.map((row) => row.split(''));
   let path = null;
   let animation = null;
+  let trace = null;
+  let searching = false;
   const result = document.getElementById('tour-result');
   const detail = document.getElementById('tour-detail');
   const play = document.getElementById('tour-play');
@@ -34,9 +40,33 @@ export function init() {
     name: squareName,
     onActivate: (r, c) => place(r, c),
   });
+  const player = new Player(document.getElementById('tour-player'), {
+    id: 'tour',
+    show: (k) => showStep(k),
+    isSolution: (k) => trace !== null && (k === trace.layers.length || k === trace.steps.length),
+    onChange: () => save(),
+  });
+  makeShare('tour', () => api.text('tour', inputText(), { format: 'svg' }), (m) => io.setError(m));
+
+  function save() {
+    const s = { b: grid.map((row) => row.join('')).join('/') };
+    if (searching) s.step = player.index;
+    writeState('tour', s);
+  }
 
   function selected() {
     return document.querySelector('input[name="tour-piece"]:checked').value;
+  }
+
+  function forget() {
+    path = null;
+    trace = null;
+    searching = false;
+    stop();
+    player.load(0, '');
+    play.disabled = true;
+    result.textContent = '\u2014';
+    detail.textContent = '';
   }
 
   function place(r, c) {
@@ -45,34 +75,34 @@ export function init() {
       grid = grid.map((row) => row.map((x) => (x === piece ? '.' : x)));
     }
     grid[r][c] = grid[r][c] === piece && piece !== 'Q' && piece !== 'B' ? '.' : piece;
-    path = null;
-    stop();
-    play.disabled = true;
-    result.textContent = '\u2014';
-    detail.textContent = '';
+    forget();
     draw();
     io.setInput(inputText());
+    save();
   }
 
   function inputText() {
     return `1\n${grid.map((row) => row.join('')).join('\n')}\n\n`;
   }
 
-  function draw() {
+  function drawPieces() {
     board.clear();
     grid.forEach((row, r) => row.forEach((x, c) => {
       if (GLYPHS[x]) board.glyph(r, c, GLYPHS[x], NAMES[x]);
     }));
-    if (!path) return;
+  }
+
+  /** Numbers the stops of `squares` (names) and draws the moves between them. */
+  function drawPath(squares) {
     const stops = new Map();
-    path.forEach((name, i) => {
+    squares.forEach((name, i) => {
       const list = stops.get(name) || [];
       list.push(i);
       stops.set(name, list);
     });
-    for (let i = 1; i < path.length; i++) {
-      const [r1, c1] = fromName(path[i - 1]);
-      const [r2, c2] = fromName(path[i]);
+    for (let i = 1; i < squares.length; i++) {
+      const [r1, c1] = fromName(squares[i - 1]);
+      const [r2, c2] = fromName(squares[i]);
       board.arrow(r1, c1, r2, c2);
     }
     for (const [name, list] of stops) {
@@ -81,8 +111,57 @@ export function init() {
       svg('circle', { cx: c + 0.82, cy: r + 0.18, r: 0.17, class: 'stop-disc' }, g);
       const t = svg('text', { x: c + 0.82, y: r + 0.19, class: 'stop' }, g);
       t.textContent = list.join(',');
-      board.mark(r, c, 'mark');
+      board.mark(r, c, 'mark', true, `stop ${list.join(' and ')}`);
     }
+  }
+
+  function draw() {
+    drawPieces();
+    if (path) drawPath(path);
+  }
+
+  function showStep(k) {
+    if (!trace) return '';
+    drawPieces();
+    const { layers, moves, start, end } = trace;
+    if (k === 0) {
+      return `Before the search: the queen stands on ${start.queen}; she must stand next to ${start.knights.length} knight${start.knights.length === 1 ? '' : 's'} (${start.knights.join(', ') || 'none'}) and end next to the bishop on ${start.bishop}.`;
+    }
+    if (k <= layers.length) {
+      // The layers so far, each square numbered with its move count.
+      for (const layer of layers.slice(0, k)) {
+        for (const name of layer.squares) {
+          const [r, c] = fromName(name);
+          board.mark(r, c, 'layer', true, `reached after ${layer.moves} move${layer.moves === 1 ? '' : 's'}`);
+          const t = svg('text', { x: c + 0.2, y: r + 0.22, class: 'layer-number' }, board.over);
+          t.textContent = String(layer.moves);
+        }
+      }
+      const layer = layers[k - 1];
+      for (const name of layer.knights) {
+        const [r, c] = fromName(name);
+        board.mark(r, c, 'visited', true, 'visited on the way');
+      }
+      const goal = k === layers.length && end.possible;
+      const what = goal
+        ? `the squares next to the bishop reached with every knight visited: the fewest moves are ${layer.moves}`
+        : `${layer.squares.length} square${layer.squares.length === 1 ? '' : 's'} first reached after ${layer.moves} move${layer.moves === 1 ? '' : 's'} (${layer.states} states of a square and the knights visited)`;
+      const knights = layer.knights.length ? `knights visited on the way by some state: ${layer.knights.join(', ')}; the most by one state: ${layer.most_knights}` : 'no knight visited yet';
+      const over = k === layers.length && !end.possible ? ' No square is left to reach: there is no tour.' : '';
+      return `Layer ${layer.moves}: ${what}; ${knights}.${over}`;
+    }
+    const j = k - layers.length;
+    const done = moves.slice(0, j);
+    drawPath(done.map((m) => m.square));
+    const last = done[done.length - 1];
+    for (const name of last.visited) {
+      const [r, c] = fromName(name);
+      board.mark(r, c, 'visited', true, 'visited');
+    }
+    const tail = j === moves.length ? ` The tour is complete: ${end.moves} move${end.moves === 1 ? '' : 's'}, the lexicographically first of the shortest.` : '';
+    return last.moves === 0
+      ? `The path: the queen starts on ${last.square}.${tail}`
+      : `Move ${last.moves}: the queen goes to ${last.square}; knights visited: ${last.visited.join(', ') || 'none'}.${tail}`;
   }
 
   async function solveInput(text) {
@@ -96,26 +175,47 @@ export function init() {
     const rows = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => /^[.QBNP]{8}$/.test(l));
     if (rows.length >= 8) grid = rows.slice(0, 8).map((row) => row.split(''));
     const first = json.objects[0];
-    stop();
+    forget();
     path = first && first.possible ? first.path : null;
     draw();
     play.disabled = !path;
+    save();
     if (!first) return;
     if (first.possible) {
       result.textContent = first.path.join('');
       detail.textContent = `${first.moves} move${first.moves === 1 ? '' : 's'}: ${first.path.join(' \u2192 ')}` +
-        (json.objects.length > 1 ? ` (scenario 1 of ${json.objects.length})` : '');
+        (json.objects.length > 1 ? ` (case 1 of ${json.objects.length})` : '');
     } else {
       result.textContent = 'impossible';
       const why = explained.objects[0] && explained.objects[0].unreachable;
       if (why) {
         const [r, c] = fromName(why.square);
-        board.mark(r, c, 'bad');
+        board.mark(r, c, 'bad', true, 'out of reach');
         detail.textContent = `The queen can never stand next to the ${why.piece} on ${why.square}: every square around it is out of her reach.`;
       } else {
         detail.textContent = 'No tour exists.';
       }
     }
+  }
+
+  /** Loads the search's trace and shows it at step `step`. */
+  async function watch(step) {
+    const text = inputText();
+    io.setInput(text);
+    await solveInput(text);
+    const lines = (await api.jsonLines('tour/trace', text)).objects.filter((l) => l.case === 1);
+    const layers = lines.filter((l) => l.event === 'layer');
+    const moves = lines.filter((l) => l.event === 'move');
+    trace = {
+      start: lines.find((l) => l.event === 'start'),
+      end: lines.find((l) => l.event === 'end'),
+      layers,
+      moves,
+      steps: [...layers, ...moves],
+    };
+    searching = true;
+    const note = `${layers.length} layer${layers.length === 1 ? '' : 's'}, then ${moves.length ? `${moves.length - 1} move${moves.length === 2 ? '' : 's'}` : 'no path'}`;
+    player.load(trace.steps.length, note, step);
   }
 
   function stop() {
@@ -127,6 +227,12 @@ export function init() {
   function animate() {
     stop();
     if (!path) return;
+    if (searching) {
+      searching = false;
+      player.pause();
+      draw();
+      save();
+    }
     const points = path.map(fromName);
     const walker = svg('text', { class: 'walker' }, board.over);
     walker.textContent = '\u265B';
@@ -134,11 +240,11 @@ export function init() {
     const [r0, c0] = points[0];
     walker.setAttribute('x', c0 + 0.5);
     walker.setAttribute('y', r0 + 0.55);
-    let start = null;
+    let begin = null;
     const frame = (now) => {
       // The first frame's time is the start (a frame's time may precede the click's).
-      if (start === null) start = now;
-      const t = Math.max(0, (now - start) / perMove);
+      if (begin === null) begin = now;
+      const t = Math.max(0, (now - begin) / perMove);
       const i = Math.min(Math.floor(t), points.length - 1);
       const f = i >= points.length - 1 ? 0 : t - i;
       const [r1, c1] = points[i];
@@ -156,21 +262,44 @@ export function init() {
     io.setInput(text);
     io.run(() => solveInput(text));
   });
+  document.getElementById('tour-watch').addEventListener('click', () => io.run(() => watch(0)));
   document.getElementById('tour-sample').addEventListener('click', () => {
     grid = SAMPLE.map((row) => row.split(''));
-    path = null;
-    stop();
+    forget();
     draw();
     io.setInput(inputText());
+    save();
   });
   document.getElementById('tour-clear').addEventListener('click', () => {
     grid = Array.from({ length: 8 }, () => Array(8).fill('.'));
-    path = null;
-    stop();
+    forget();
     draw();
     io.setInput(inputText());
+    save();
   });
   play.addEventListener('click', animate);
-  draw();
-  io.setInput(inputText());
+  document.getElementById('view-tour').addEventListener('keydown', (e) => {
+    if (searching) player.key(e);
+  });
+
+  return {
+    /** Opens the position of a link: `b` the board (rows of `. Q B N P` joined by `/`), `step`. */
+    async open(params) {
+      let rows = SAMPLE;
+      const b = params.get('b');
+      if (b !== null) {
+        rows = b.split('/');
+        if (rows.length !== 8 || rows.some((row) => !/^[.QBNP]{8}$/.test(row))) {
+          throw new StateError(`b: expected 8 rows of 8 of . Q B N P joined by '/', found '${b.slice(0, 80)}'`);
+        }
+      }
+      const step = numberParam(params, 'step', 0, 100000, null);
+      grid = rows.map((row) => row.split(''));
+      forget();
+      io.setInput(inputText());
+      if (step === null) await solveInput(inputText());
+      else await watch(step);
+    },
+    refresh() { save(); },
+  };
 }

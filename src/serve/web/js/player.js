@@ -1,0 +1,172 @@
+// A player for a search's trace: play, pause, one step forward or back, back to the start,
+// the next solution, and the speed. It knows nothing of the puzzle: `show(k)` draws the state
+// after step k (0: before the first step) and says what happened.
+
+const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
+
+/** A button's content: its words, with a symbol before or after that screen readers skip. */
+function label(b, words, before = '', after = '') {
+  b.replaceChildren();
+  const glyph = (text) => {
+    const span = document.createElement('span');
+    span.setAttribute('aria-hidden', 'true');
+    span.textContent = text;
+    return span;
+  };
+  if (before) b.append(glyph(`${before} `));
+  b.append(words);
+  if (after) b.append(glyph(` ${after}`));
+}
+
+function button(parent, act, words, before, after, keys) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.dataset.act = act;
+  label(b, words, before, after);
+  if (keys) b.setAttribute('aria-keyshortcuts', keys);
+  parent.appendChild(b);
+  return b;
+}
+
+export class Player {
+  /**
+   * Fills `root` with the controls. options: id (a prefix for ids), show(k) (draws the state
+   * after step k and returns a sentence for people), isSolution(k) (true when step k found a
+   * solution), onChange(k) (after each move, to keep the address up to date).
+   */
+  constructor(root, options) {
+    this.options = options;
+    this.steps = 0;
+    this.index = 0;
+    this.timer = null;
+    this.lastShown = 0;
+    const id = options.id;
+    root.replaceChildren();
+    root.classList.add('player');
+    root.setAttribute('role', 'group');
+    root.setAttribute('aria-label', 'Step through the search');
+    const row = document.createElement('div');
+    row.className = 'buttons';
+    root.appendChild(row);
+    this.start = button(row, 'start', 'Start', '\u25c0\u25c0', '', '');
+    this.back = button(row, 'back', 'Back', '\u25c0', '', 'B');
+    this.play = button(row, 'play', 'Play', '\u25b6', '', 'P');
+    this.forward = button(row, 'forward', 'Step', '', '\u25b6', 'N');
+    this.next = button(row, 'solution', 'Next solution', '', '\u25b6\u25b6', 'S');
+    for (const b of [this.start, this.back, this.play, this.forward, this.next]) b.id = `${id}-${b.dataset.act}`;
+    const speedLabel = document.createElement('label');
+    speedLabel.className = 'speed';
+    speedLabel.textContent = 'Speed ';
+    this.speed = document.createElement('input');
+    this.speed.type = 'range';
+    this.speed.min = '1';
+    this.speed.max = String(SPEEDS.length);
+    this.speed.value = '4';
+    this.speed.id = `${id}-speed`;
+    this.speedText = document.createElement('span');
+    this.speedText.className = 'speed-text';
+    speedLabel.append(this.speed, this.speedText);
+    row.appendChild(speedLabel);
+    this.counter = document.createElement('p');
+    this.counter.className = 'counter';
+    this.counter.id = `${id}-counter`;
+    this.status = document.createElement('p');
+    this.status.className = 'status';
+    this.status.id = `${id}-status`;
+    this.status.setAttribute('aria-live', 'polite');
+    root.append(this.counter, this.status);
+    this.start.addEventListener('click', () => { this.pause(); this.go(0); });
+    this.back.addEventListener('click', () => { this.pause(); this.go(this.index - 1); });
+    this.forward.addEventListener('click', () => { this.pause(); this.go(this.index + 1); });
+    this.next.addEventListener('click', () => { this.pause(); this.toSolution(); });
+    this.play.addEventListener('click', () => (this.timer ? this.pause() : this.resume()));
+    this.speed.addEventListener('input', () => this.showSpeed());
+    this.showSpeed();
+    this.load(0, '');
+  }
+
+  showSpeed() {
+    const rate = SPEEDS[Number(this.speed.value) - 1];
+    this.speedText.textContent = ` ${rate} step${rate === 1 ? '' : 's'}/s`;
+    this.speed.setAttribute('aria-valuetext', `${rate} steps a second`);
+  }
+
+  /** A new trace of `steps` steps, shown from step `at`; `note` says how the trace ended. */
+  load(steps, note, at = 0) {
+    this.pause();
+    this.steps = steps;
+    this.note = note;
+    this.go(Math.min(Math.max(0, at), steps));
+  }
+
+  /** Shows the state after step k (clamped). */
+  go(k) {
+    const target = Math.min(Math.max(0, k), this.steps);
+    this.index = target;
+    const sentence = this.options.show(target);
+    const tally = this.steps && this.options.tally ? `; ${this.options.tally(target)}` : '';
+    this.counter.textContent = this.steps
+      ? `Step ${target} of ${this.steps}${tally}${this.note ? ` (${this.note})` : ''}`
+      : 'No search to step through yet.';
+    this.status.textContent = sentence || '';
+    const atEnd = target >= this.steps;
+    this.forward.disabled = atEnd;
+    this.next.disabled = atEnd;
+    this.play.disabled = atEnd && !this.timer;
+    this.back.disabled = target === 0;
+    this.start.disabled = target === 0;
+    if (this.options.onChange) this.options.onChange(target);
+  }
+
+  /** Plays to the next step that finds a solution (or to the end). */
+  toSolution() {
+    let k = this.index + 1;
+    while (k < this.steps && !this.options.isSolution(k)) k++;
+    this.go(k);
+  }
+
+  resume() {
+    if (this.index >= this.steps) return;
+    label(this.play, 'Pause', '\u25ae\u25ae');
+    // Quiet while playing: a screen reader hears where the search stopped.
+    this.status.setAttribute('aria-live', 'off');
+    let last = performance.now();
+    let owed = 0;
+    const tick = () => {
+      const now = performance.now();
+      owed += ((now - last) / 1000) * SPEEDS[Number(this.speed.value) - 1];
+      last = now;
+      const whole = Math.floor(owed);
+      if (whole > 0) {
+        owed -= whole;
+        this.go(this.index + whole);
+      }
+      if (this.index >= this.steps) this.pause();
+      else this.timer = setTimeout(tick, 30);
+    };
+    this.timer = setTimeout(tick, 30);
+  }
+
+  pause() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    label(this.play, 'Play', '\u25b6');
+    this.status.setAttribute('aria-live', 'polite');
+    this.play.disabled = this.index >= this.steps;
+  }
+
+  /** The keyboard shortcuts (N, B, P, S, Home) of a view whose focus is not in a field. */
+  key(e) {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return false;
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const acts = { n: this.forward, b: this.back, p: this.play, s: this.next };
+    const b = acts[e.key.toLowerCase()];
+    if (b && !b.disabled) {
+      b.click();
+      e.preventDefault();
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,293 @@
+//! `--trace` through the binary: every line of a trace replayed on a board kept by the test
+//! (a queen placed only where none attacks, a conflict named with exactly the queens that
+//! attack the square, a removal of a queen that is there, a placement of every column), its
+//! placements the command's own answers, its limits kept; the tour's layers and path checked
+//! against the board; showdown's costs coming down to each answer.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use crate::common::run;
+
+fn lines(args: &[&str], input: &str) -> Vec<Value> {
+    let r = run(args, input.as_bytes());
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    r.stdout_text()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+fn square(v: &Value) -> (i64, i64) {
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+fn attacks(a: (i64, i64), b: (i64, i64)) -> bool {
+    a != b && (a.0 == b.0 || a.1 == b.1 || (a.0 - b.0).abs() == (a.1 - b.1).abs())
+}
+
+/// Replays the lines of one search (from its `start` to its `end`): every step checked on a
+/// board of the test's own; returns the placements and the number of steps.
+fn replay(lines: &[Value]) -> (Vec<Vec<i64>>, u64) {
+    let start = &lines[0];
+    assert_eq!(start["event"], "start");
+    let n = start["n"].as_i64().unwrap();
+    let given: Vec<(i64, i64)> = start["given"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(square)
+        .collect();
+    let mut queens = given.clone();
+    let mut found = Vec::new();
+    let mut steps = 0;
+    for line in &lines[1..lines.len() - 1] {
+        steps += 1;
+        assert_eq!(line["step"].as_u64(), Some(steps), "{line}");
+        match line["event"].as_str().unwrap() {
+            "place" => {
+                let s = square(&line["square"]);
+                assert!(queens.iter().all(|&q| !attacks(q, s) && q != s), "{line}");
+                queens.push(s);
+            }
+            "attacked" => {
+                let s = square(&line["square"]);
+                let mut expected: Vec<(i64, i64)> =
+                    queens.iter().copied().filter(|&q| attacks(q, s)).collect();
+                expected.sort_by_key(|&(r, c)| (c, r));
+                let by: Vec<(i64, i64)> =
+                    line["by"].as_array().unwrap().iter().map(square).collect();
+                assert!(!by.is_empty());
+                assert_eq!(by, expected, "{line}");
+            }
+            "remove" => {
+                let s = square(&line["square"]);
+                assert!(!given.contains(&s));
+                let i = queens
+                    .iter()
+                    .position(|&q| q == s)
+                    .expect("a queen to remove");
+                queens.remove(i);
+            }
+            "solution" => {
+                let rows: Vec<i64> = serde_json::from_value(line["rows"].clone()).unwrap();
+                assert_eq!(rows.len() as i64, n);
+                assert_eq!(queens.len() as i64, n);
+                for &(r, c) in &queens {
+                    assert_eq!(rows[(c - 1) as usize], r);
+                }
+                found.push(rows);
+                assert_eq!(line["index"].as_u64(), Some(found.len() as u64));
+            }
+            other => panic!("unknown event {other}"),
+        }
+        let s = line.get("square").map(square);
+        if let Some((r, c)) = s {
+            assert!((1..=n).contains(&r) && (1..=n).contains(&c));
+        }
+    }
+    let end = lines.last().unwrap();
+    assert_eq!(end["event"], "end");
+    assert_eq!(end["steps"].as_u64(), Some(steps));
+    assert_eq!(end["solutions"].as_u64(), Some(found.len() as u64));
+    (found, steps)
+}
+
+#[test]
+fn nqueens_traces_replay_to_the_listing_on_random_boards() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    for round in 0..24 {
+        let n = rng.random_range(1..=9u32);
+        let mut args = vec!["nqueens".to_string(), "list".to_string(), n.to_string()];
+        // Up to two given queens that do not attack each other.
+        let mut given: Vec<(u32, u32)> = Vec::new();
+        for _ in 0..rng.random_range(0..=2) {
+            let q = (rng.random_range(1..=n), rng.random_range(1..=n));
+            let clash = given
+                .iter()
+                .any(|&g| attacks((g.0 as i64, g.1 as i64), (q.0 as i64, q.1 as i64)) || g == q);
+            if !clash {
+                given.push(q);
+                args.push("--fix".to_string());
+                args.push(format!("{},{}", q.0, q.1));
+            }
+        }
+        let listed = run(&args.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+        assert_eq!(listed.code, 0);
+        let expected: Vec<Vec<i64>> = listed
+            .stdout_text()
+            .lines()
+            .map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect())
+            .collect();
+        args.push("--trace".to_string());
+        let traced = lines(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+        let (found, _) = replay(&traced);
+        assert_eq!(found, expected, "round {round}: {args:?}");
+        let end = traced.last().unwrap();
+        assert_eq!(end["complete"], true);
+        assert_eq!(end["stopped_by"], Value::Null);
+    }
+}
+
+#[test]
+fn the_first_eight_queens_placement_is_982_steps_away_and_limits_cut_a_trace() {
+    let traced = lines(&["nqueens", "list", "8", "--trace", "--limit", "1"], "");
+    let (found, steps) = replay(&traced);
+    assert_eq!(found, vec![vec![1, 5, 8, 6, 3, 7, 2, 4]]);
+    assert_eq!(steps, 982);
+    assert_eq!(traced.last().unwrap()["stopped_by"], "solutions");
+    // The whole 8-queens search: 17,868 steps, every one of the 92 placements.
+    let whole = lines(&["nqueens", "list", "8", "--trace"], "");
+    let (found, steps) = replay(&whole);
+    assert_eq!((found.len(), steps), (92, 17_868));
+    // The step limit cuts it, and says so.
+    let cut = lines(
+        &["nqueens", "list", "8", "--trace", "--trace-steps", "500"],
+        "",
+    );
+    let (found, steps) = replay(&cut);
+    assert_eq!((found.len(), steps), (0, 500));
+    let end = cut.last().unwrap();
+    assert_eq!(
+        (end["complete"].clone(), end["stopped_by"].clone()),
+        (false.into(), "steps".into())
+    );
+    // A large board: bounded by the default limit.
+    let big = run(&["nqueens", "list", "40", "--trace"], b"");
+    assert_eq!(big.code, 0);
+    assert_eq!(big.stdout_text().lines().count(), 100_000 + 2);
+}
+
+#[test]
+fn queens_and_sultan_traces_find_the_judges_answers() {
+    let input = "3\n1 1\n5 4\n8 8\n";
+    let traced = lines(&["queens", "--trace"], input);
+    let answers = lines(&["queens", "--format", "json"], input);
+    for (case, answer) in answers.iter().enumerate() {
+        let case = case as u64 + 1;
+        let mine: Vec<Value> = traced
+            .iter()
+            .filter(|l| l["case"] == case)
+            .cloned()
+            .collect();
+        let (found, _) = replay(&mine);
+        let expected: Vec<Vec<i64>> = serde_json::from_value(answer["solutions"].clone()).unwrap();
+        assert_eq!(found, expected, "case {case}");
+    }
+    // Sultan: the sums are the weights under the queens, the best is the judge's answer.
+    let weights: Vec<u64> = (0..64).map(|i| (i * 37 + 11) % 97).collect();
+    let rows: Vec<String> = weights
+        .chunks(8)
+        .map(|r| r.iter().map(u64::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
+    let input = format!("1\n{}\n", rows.join("\n"));
+    let traced = lines(&["sultan", "--trace"], &input);
+    let (found, _) = replay(&traced);
+    assert_eq!(found.len(), 92);
+    let mut on_board: Vec<(i64, i64)> = Vec::new();
+    for line in &traced[1..traced.len() - 1] {
+        match line["event"].as_str().unwrap() {
+            "place" => on_board.push(square(&line["square"])),
+            "remove" => on_board.retain(|&q| q != square(&line["square"])),
+            _ => {}
+        }
+        if line["event"] != "attacked" {
+            let sum: u64 = on_board
+                .iter()
+                .map(|&(r, c)| weights[((r - 1) * 8 + c - 1) as usize])
+                .sum();
+            assert_eq!(line["sum"].as_u64(), Some(sum), "{line}");
+        }
+    }
+    let answer = run(&["sultan"], input.as_bytes()).stdout_text();
+    let best = traced.last().unwrap()["best"].as_u64().unwrap();
+    assert_eq!(answer.trim(), best.to_string());
+}
+
+#[test]
+fn tour_traces_give_layers_then_the_path_of_the_answer() {
+    let input = std::fs::read_to_string("tests/data/tour/many-knights.in").unwrap_or_default();
+    let sample = std::fs::read_to_string("tests/data/tour/sample.in").unwrap();
+    for input in [sample.as_str(), input.as_str()]
+        .into_iter()
+        .filter(|i| !i.is_empty())
+    {
+        let traced = lines(&["tour", "--trace"], input);
+        let answers = lines(&["tour", "--format", "json"], input);
+        for answer in &answers {
+            let case = &answer["case"];
+            let mine: Vec<&Value> = traced.iter().filter(|l| &l["case"] == case).collect();
+            let end = mine.last().unwrap();
+            assert_eq!(end["path"], answer["path"]);
+            assert_eq!(end["moves"], answer["moves"]);
+            let layers: Vec<&&Value> = mine.iter().filter(|l| l["event"] == "layer").collect();
+            let moves: Vec<&&Value> = mine.iter().filter(|l| l["event"] == "move").collect();
+            if let Some(path) = answer["path"].as_array() {
+                // One layer per move count, the path's square d in layer d.
+                assert_eq!(layers.len(), path.len());
+                for (d, sq) in path.iter().enumerate() {
+                    assert_eq!(layers[d]["moves"].as_u64(), Some(d as u64));
+                    let squares = layers[d]["squares"].as_array().unwrap();
+                    assert!(squares.contains(sq), "move {d}: {sq}");
+                    assert_eq!(&moves[d]["square"], sq);
+                }
+                // By the last move every knight has been visited.
+                let knights = mine[0]["knights"].as_array().unwrap().len();
+                let visited = moves.last().unwrap()["visited"].as_array().unwrap().len();
+                assert_eq!(visited, knights);
+            } else {
+                assert!(moves.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn showdown_traces_come_down_to_each_answer() {
+    let input = run(
+        &[
+            "showdown", "gen", "--seed", "7", "--cases", "2", "--size", "9-12",
+        ],
+        b"",
+    );
+    assert_eq!(input.code, 0, "{}", input.stderr);
+    let input = input.stdout_text();
+    let traced = lines(&["showdown", "--trace", "--steps", "3000"], &input);
+    let answers: Vec<&Value> = traced.iter().filter(|l| l["event"] == "answer").collect();
+    assert_eq!(answers.len(), 2);
+    // The answers are those of --format json, the same seed and steps.
+    let plain = lines(&["showdown", "--format", "json", "--steps", "3000"], &input);
+    for (answer, plain) in answers.iter().zip(&plain) {
+        assert_eq!(answer["pieces"], plain["pieces"]);
+        let costs: Vec<&Value> = traced
+            .iter()
+            .filter(|l| l["event"] == "cost" && l["case"] == answer["case"])
+            .collect();
+        assert_eq!(costs.last().unwrap()["cost"], answer["cost"]);
+        assert!(
+            costs
+                .iter()
+                .all(|c| c["bound"].as_u64() <= c["cost"].as_u64())
+        );
+    }
+}
+
+#[test]
+fn a_trace_is_json_lines_only() {
+    for args in [
+        &["nqueens", "list", "6", "--trace", "--format", "svg"][..],
+        &["nqueens", "list", "6", "--trace", "--format", "board"],
+        &["queens", "--trace", "--format", "board"],
+        &["queens", "--trace", "--uva"],
+        &["sultan", "--trace", "--format", "svg"],
+        &["tour", "--trace", "--format", "board"],
+        &["showdown", "--trace", "--format", "svg"],
+        &["nqueens", "list", "6", "--trace-steps", "5"],
+    ] {
+        let r = run(args, b"1\n1 1\n");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stdout_text());
+        assert!(r.stdout.is_empty());
+        assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
+    }
+}
