@@ -84,7 +84,8 @@ pub struct Stats {
 }
 
 /// Counts the units `range` of `plan` with `kernels`; `Ok(None)` when `control` said stop.
-/// Progress in row sets, as the CPU count reports it.
+/// Progress in row sets, as the CPU count reports it. The configurations are listed once, in
+/// one pass (at N = 27 there are millions), and counted a batch at a time as they come.
 pub(crate) fn count(
     kernels: &mut dyn Kernels,
     plan: &Plan,
@@ -94,36 +95,71 @@ pub(crate) fn count(
 ) -> Result<Option<Tally>, GpuError> {
     let range = range.start.min(plan.units())..range.end.min(plan.units());
     control.add_total(range.end - range.start);
-    let shape = *kernels.shape();
-    let band = plan.band();
-    let mut total = Tally::default();
-    let mut next = range.start;
-    let mut per_dispatch = FIRST_DISPATCH;
-    while next < range.end {
-        if control.should_stop() {
-            return Ok(None);
+    let mut run = Run {
+        kernels,
+        plan,
+        control,
+        stats,
+        total: Tally::default(),
+        per_dispatch: FIRST_DISPATCH,
+        pending: Vec::new(),
+    };
+    let mut going = Ok(true);
+    plan.walk(range, |index, config, sets| {
+        run.pending.push((index, config, sets));
+        if run.pending.len() < run.kernels.max_configs() {
+            return ControlFlow::Continue(());
         }
-        // The next configurations, as many as a batch holds.
-        let mut batch: Vec<(u64, Config, Range<u64>)> = Vec::new();
-        plan.walk(next..range.end, |index, config, sets| {
-            batch.push((index, config, sets));
-            if batch.len() == kernels.max_configs() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        let mut tables = Vec::with_capacity(batch.len() * shape.config_words);
-        for (_, config, _) in &batch {
-            shape.push_tables(band, config, &mut tables);
+        going = run.batch();
+        if matches!(going, Ok(true)) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
         }
-        let totals = kernels.partial_totals(&tables, batch.len())?;
+    });
+    while matches!(going, Ok(true)) && !run.pending.is_empty() {
+        going = run.batch();
+    }
+    match going {
+        Ok(true) => Ok(Some(run.total)),
+        Ok(false) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A count under way: the configurations listed and not counted yet, and the sum so far.
+struct Run<'a> {
+    kernels: &'a mut dyn Kernels,
+    plan: &'a Plan,
+    control: &'a Control,
+    stats: &'a mut Stats,
+    total: Tally,
+    /// Items of the next dispatch of the pairing kernel.
+    per_dispatch: u32,
+    /// Configurations (number, configuration, row sets) listed and not counted yet.
+    pending: Vec<(u64, Config, Range<u64>)>,
+}
+
+impl Run<'_> {
+    /// Counts the first pending configurations, as many as the kernels' buffers hold (at
+    /// least one), and takes them off the list; `Ok(false)` when `control` said stop.
+    fn batch(&mut self) -> Result<bool, GpuError> {
+        if self.control.should_stop() {
+            return Ok(false);
+        }
+        let shape = *self.kernels.shape();
+        let count = self.pending.len().min(self.kernels.max_configs());
+        let mut tables = Vec::with_capacity(count * shape.config_words);
+        for (_, config, _) in &self.pending[..count] {
+            shape.push_tables(self.plan.band(), config, &mut tables);
+        }
+        let totals = self.kernels.partial_totals(&tables, count)?;
         // Keep the configurations whose partial sides fit.
         let mut kept = 0;
         let mut partials = 0usize;
-        while kept < batch.len() {
+        while kept < count {
             let more = totals[2 * kept] as usize + totals[2 * kept + 1] as usize;
-            if partials + more > kernels.max_partials() {
+            if partials + more > self.kernels.max_partials() {
                 break;
             }
             partials += more;
@@ -133,12 +169,12 @@ pub(crate) fn count(
             let more = totals[0] as usize + totals[1] as usize;
             return Err(GpuError::TooLarge {
                 needed: more as u64 * PARTIAL_BYTES,
-                most: kernels.max_partials() as u64 * PARTIAL_BYTES,
+                most: self.kernels.max_partials() as u64 * PARTIAL_BYTES,
             });
         }
-        batch.truncate(kept);
-        stats.batches += 1;
-        stats.configs += kept as u64;
+        let batch: Vec<(u64, Config, Range<u64>)> = self.pending.drain(..kept).collect();
+        self.stats.batches += 1;
+        self.stats.configs += kept as u64;
         // The batch table: per configuration its first item, its first row set, where its
         // sides' partial sides start, its mirror flag; then the number of items.
         let mut table = vec![0u32; (kept + 1) * BATCH_WORDS];
@@ -155,12 +191,9 @@ pub(crate) fn count(
             base += counts[0] + counts[1];
         }
         table[kept * BATCH_WORDS] = items as u32;
-        kernels.write_partials(&table, kept, partials)?;
+        self.kernels.write_partials(&table, kept, partials)?;
         // The items, a dispatch at a time; the results summed per configuration.
-        let mut config = 0;
-        let mut tally = Tally::default();
-        let mut on_cpu: Vec<u64> = Vec::new();
-        let mut first = 0u32;
+        let plan = self.plan;
         let finish = |c: usize, tally: Tally, on_cpu: &mut Vec<u64>| {
             let (_, config, _) = &batch[c];
             let mut counted = tally.times(config.weight());
@@ -170,38 +203,41 @@ pub(crate) fn count(
             }
             counted
         };
+        let mut config = 0;
+        let mut tally = Tally::default();
+        let mut on_cpu: Vec<u64> = Vec::new();
+        let mut first = 0u32;
         while first < items as u32 {
-            if control.should_stop() {
-                return Ok(None);
+            if self.control.should_stop() {
+                return Ok(false);
             }
-            let last = (first + per_dispatch.min(kernels.max_items() as u32)).min(items as u32);
+            let most = self.per_dispatch.min(self.kernels.max_items() as u32);
+            let last = (first + most).min(items as u32);
             let started = Instant::now();
-            let results = kernels.count_pairs(first..last)?;
-            stats.dispatches += 1;
-            per_dispatch = next_dispatch(per_dispatch, started.elapsed());
+            let results = self.kernels.count_pairs(first..last)?;
+            self.stats.dispatches += 1;
+            self.per_dispatch = next_dispatch(self.per_dispatch, started.elapsed());
             for (k, [pairs, status]) in (first..last).zip(results) {
                 while config + 1 < kept && table[(config + 1) * BATCH_WORDS] <= k {
-                    total = total.plus(finish(config, tally, &mut on_cpu));
+                    self.total = self.total.plus(finish(config, tally, &mut on_cpu));
                     tally = Tally::default();
                     config += 1;
                 }
                 let (_, c, sets) = &batch[config];
                 if status != 0 {
-                    stats.units_on_cpu += 1;
+                    self.stats.units_on_cpu += 1;
                     on_cpu.push(sets.start + u64::from(k - table[config * BATCH_WORDS]));
                 } else {
                     tally.add(u64::from(pairs) * if c.mirrored() { 2 } else { 1 });
                 }
             }
-            control.add_done(u64::from(last - first));
+            self.control.add_done(u64::from(last - first));
             first = last;
         }
-        total = total.plus(finish(config, tally, &mut on_cpu));
-        stats.kernel_seconds = kernels.kernel_seconds();
-        let (index, _, sets) = &batch[kept - 1];
-        next = index * plan.row_sets() + sets.end;
+        self.total = self.total.plus(finish(config, tally, &mut on_cpu));
+        self.stats.kernel_seconds = self.kernels.kernel_seconds();
+        Ok(true)
     }
-    Ok(Some(total))
 }
 
 /// The items of the next dispatch, from those of the last and its time: doubled or halved
@@ -340,6 +376,42 @@ mod tests {
             let (tally, _) = twin_count(&plan, 0..plan.units(), 64, 1 << 20, 4096);
             assert!(tally.verified());
             assert_eq!(tally.count, A000170[n - 6], "n = {n}");
+        }
+    }
+
+    #[test]
+    fn batches_cut_short_by_the_partial_sides_buffer_count_the_rest_later() {
+        for n in [11, 12, 13] {
+            let plan = Plan::new(n, &Control::new()).unwrap();
+            let shape = Shape::new(plan.band(), 4096);
+            // The largest configuration's partial sides: a buffer of less than two of them
+            // cuts most batches short.
+            let mut largest = 0usize;
+            plan.walk(0..plan.units(), |_, config, _| {
+                let mut tables = Vec::new();
+                shape.push_tables(plan.band(), &config, &mut tables);
+                let partials: u32 = twin::count_partials(&shape, &tables, 1).iter().sum();
+                largest = largest.max(partials as usize);
+                ControlFlow::Continue(())
+            });
+            let (tally, stats) = twin_count(&plan, 0..plan.units(), 64, 2 * largest - 1, 4096);
+            assert_eq!(tally.count, A000170[n - 6], "n = {n}");
+            // Every configuration counted once, in more batches than the 64 a batch holds
+            // would need.
+            let configs = plan.units() / plan.row_sets();
+            assert_eq!(stats.configs, configs, "n = {n}");
+            assert!(stats.batches > configs.div_ceil(64), "n = {n}: {stats:?}");
+            // A buffer too small for one configuration is an error, not a wrong count.
+            let shape = Shape::new(plan.band(), 4096);
+            let mut twin = Twin::new(shape, 64, largest - 1);
+            let got = count(
+                &mut twin,
+                &plan,
+                0..plan.units(),
+                &Control::new(),
+                &mut Stats::default(),
+            );
+            assert!(matches!(got, Err(GpuError::TooLarge { .. })), "{got:?}");
         }
     }
 
