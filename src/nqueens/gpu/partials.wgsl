@@ -39,6 +39,42 @@ fn emit(seg: u32, key: u32, partial: vec4<u32>, write: bool) {
     }
 }
 
+// The search's state before a column: rows free, rows on a diagonal of the queens so far
+// (`left` moving down, `right` up, one row per column outward), free rows taken (the group),
+// attacks on the two outer columns (`oa`, `ob`), footprint (`lo`, `hi`).
+struct State {
+    free: u32,
+    left: u32,
+    right: u32,
+    key: u32,
+    oa: u32,
+    ob: u32,
+    lo: u32,
+    hi: u32,
+}
+
+// The state after a queen on board row r (free row k) of inner column i of the side whose
+// tables start at sb.
+fn place(s: State, sb: u32, i: u32, r: u32, k: u32) -> State {
+    let bit = 1u << r;
+    let q = sb + square_at(i, r);
+    return State(
+        s.free & ~bit,
+        ((s.left | bit) << 1u) & ((1u << ROWS) - 1u),
+        (s.right | bit) >> 1u,
+        s.key | (1u << k),
+        s.oa | tables[q + 2u],
+        s.ob | tables[q + 3u],
+        s.lo | tables[q],
+        s.hi | tables[q + 1u],
+    );
+}
+
+// The rows where inner column i may take a queen in state s.
+fn open_rows(s: State, sb: u32, i: u32) -> u32 {
+    return tables[sb + i] & s.free & ~s.left & ~s.right;
+}
+
 fn search(thread: u32, write: bool) {
     let seg = thread / PREFIXES;
     if (seg >= 2u * params.configs) {
@@ -47,59 +83,27 @@ fn search(thread: u32, write: bool) {
     var prefix = thread % PREFIXES;
     let cb = config_base(seg / 2u);
     let sb = side_base(seg / 2u, seg % 2u);
-    let all = (1u << ROWS) - 1u;
-    // The state before each column: rows free, rows on a diagonal of the queens so far
-    // (`left` moving down, `right` up, one row per column outward), free rows taken (the
-    // group), outer attacks, footprint.
-    var free = tables[cb + FREE_MASK];
-    var left = 0u;
-    var right = 0u;
-    var key = 0u;
-    var oa = 0u;
-    var ob = 0u;
-    var lo = 0u;
-    var hi = 0u;
+    var s = State(tables[cb + FREE_MASK], 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+    // The first DEPTH columns: the queens the thread's number spells.
     for (var i = 0u; i < DEPTH; i += 1u) {
         let k = prefix % free_rows();
         prefix /= free_rows();
         let r = tables[cb + k];
-        let bit = 1u << r;
-        if ((tables[sb + i] & free & ~left & ~right & bit) == 0u) {
+        if ((open_rows(s, sb, i) & (1u << r)) == 0u) {
             return;
         }
-        let q = sb + square_at(i, r);
-        free &= ~bit;
-        left = ((left | bit) << 1u) & all;
-        right = (right | bit) >> 1u;
-        key |= 1u << k;
-        oa |= tables[q + 2u];
-        ob |= tables[q + 3u];
-        lo |= tables[q];
-        hi |= tables[q + 1u];
+        s = place(s, sb, i, r, k);
     }
     if (DEPTH == inner()) {
-        emit(seg, key, vec4<u32>(lo, hi, oa, ob), write);
+        emit(seg, s.key, vec4<u32>(s.lo, s.hi, s.oa, s.ob), write);
         return;
     }
-    var s_free: array<u32, 8>;
-    var s_left: array<u32, 8>;
-    var s_right: array<u32, 8>;
-    var s_key: array<u32, 8>;
-    var s_oa: array<u32, 8>;
-    var s_ob: array<u32, 8>;
-    var s_lo: array<u32, 8>;
-    var s_hi: array<u32, 8>;
+    // The other columns depth first: per column, its state and the rows left to try.
+    var stack: array<State, 8>;
     var candidates: array<u32, 8>;
     var d = DEPTH;
-    s_free[d] = free;
-    s_left[d] = left;
-    s_right[d] = right;
-    s_key[d] = key;
-    s_oa[d] = oa;
-    s_ob[d] = ob;
-    s_lo[d] = lo;
-    s_hi[d] = hi;
-    candidates[d] = tables[sb + d] & free & ~left & ~right;
+    stack[d] = s;
+    candidates[d] = open_rows(s, sb, d);
     loop {
         if (candidates[d] == 0u) {
             if (d == DEPTH) {
@@ -109,31 +113,15 @@ fn search(thread: u32, write: bool) {
             continue;
         }
         let r = countTrailingZeros(candidates[d]);
-        let bit = 1u << r;
         candidates[d] &= candidates[d] - 1u;
-        let q = sb + square_at(d, r);
-        let n_free = s_free[d] & ~bit;
-        let n_left = ((s_left[d] | bit) << 1u) & all;
-        let n_right = (s_right[d] | bit) >> 1u;
-        let n_key = s_key[d] | (1u << tables[cb + FREE_INDEX + r]);
-        let n_oa = s_oa[d] | tables[q + 2u];
-        let n_ob = s_ob[d] | tables[q + 3u];
-        let n_lo = s_lo[d] | tables[q];
-        let n_hi = s_hi[d] | tables[q + 1u];
+        let next = place(stack[d], sb, d, r, tables[cb + FREE_INDEX + r]);
         if (d + 1u == inner()) {
-            emit(seg, n_key, vec4<u32>(n_lo, n_hi, n_oa, n_ob), write);
+            emit(seg, next.key, vec4<u32>(next.lo, next.hi, next.oa, next.ob), write);
             continue;
         }
         d += 1u;
-        s_free[d] = n_free;
-        s_left[d] = n_left;
-        s_right[d] = n_right;
-        s_key[d] = n_key;
-        s_oa[d] = n_oa;
-        s_ob[d] = n_ob;
-        s_lo[d] = n_lo;
-        s_hi[d] = n_hi;
-        candidates[d] = tables[sb + d] & n_free & ~n_left & ~n_right;
+        stack[d] = next;
+        candidates[d] = open_rows(next, sb, d);
     }
 }
 
