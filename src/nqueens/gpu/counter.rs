@@ -415,6 +415,86 @@ mod tests {
         }
     }
 
+    /// The twin, failing as a lost device would at its `fail_at`-th dispatch of the pairs.
+    struct Failing {
+        twin: Twin,
+        dispatches: usize,
+        fail_at: usize,
+    }
+
+    impl Kernels for Failing {
+        fn shape(&self) -> &Shape {
+            self.twin.shape()
+        }
+        fn max_configs(&self) -> usize {
+            self.twin.max_configs()
+        }
+        fn max_partials(&self) -> usize {
+            self.twin.max_partials()
+        }
+        fn max_items(&self) -> usize {
+            64
+        }
+        fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError> {
+            self.twin.partial_totals(tables, configs)
+        }
+        fn write_partials(
+            &mut self,
+            batch: &[u32],
+            configs: usize,
+            total: usize,
+        ) -> Result<(), GpuError> {
+            self.twin.write_partials(batch, configs, total)
+        }
+        fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
+            self.dispatches += 1;
+            if self.dispatches == self.fail_at {
+                return Err(GpuError::Failed("device lost".to_string()));
+            }
+            self.twin.count_pairs(items)
+        }
+    }
+
+    #[test]
+    fn a_device_failing_mid_count_gives_its_error_and_no_count() {
+        let plan = Plan::new(12, &Control::new()).unwrap();
+        for fail_at in [1, 2, 5] {
+            let mut kernels = Failing {
+                twin: Twin::new(Shape::new(plan.band(), 4096), 8, 1 << 20),
+                dispatches: 0,
+                fail_at,
+            };
+            let got = count(
+                &mut kernels,
+                &plan,
+                0..plan.units(),
+                &Control::new(),
+                &mut Stats::default(),
+            );
+            assert_eq!(
+                got,
+                Err(GpuError::Failed("device lost".to_string())),
+                "at {fail_at}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_the_count_without_a_count() {
+        let plan = Plan::new(12, &Control::new()).unwrap();
+        let control = Control::new();
+        control.stop();
+        let mut twin = Twin::new(Shape::new(plan.band(), 4096), 8, 1 << 20);
+        let got = count(
+            &mut twin,
+            &plan,
+            0..plan.units(),
+            &control,
+            &mut Stats::default(),
+        );
+        assert_eq!(got, Ok(None));
+    }
+
     #[test]
     fn the_twin_counts_every_band_width() {
         for n in 6..=12 {
