@@ -54,6 +54,7 @@ pub enum Failure {
     Usage(String),
     /// The work failed for a reason outside the input and the arguments (a GPU lost in the
     /// middle of a count): exit code 1, and no answer written.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     Failed(String),
 }
 

@@ -462,12 +462,12 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
                     counted.tally.residue
                 )));
             }
-            let mut record =
-                shard::Record::new(problem.n(), spec, counted, cpu_seconds() - cpu_before);
+            let record = shard::Record::new(problem.n(), spec, counted, cpu_seconds() - cpu_before);
             #[cfg(feature = "gpu")]
-            if let Some(gpu) = &gpu {
-                record = record.on_device(gpu.adapter().to_string());
-            }
+            let record = match &gpu {
+                Some(gpu) => record.on_device(gpu.adapter().to_string()),
+                None => record,
+            };
             match args.format {
                 OutputFormat::Judge => writeln!(out, "{count}"),
                 OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
