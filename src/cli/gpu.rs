@@ -100,8 +100,9 @@ pub fn count(
 }
 
 /// What the GPU did, in a line: `gpu: NVIDIA H200 (Vulkan): 1476 configurations in 6
-/// batches, 331 dispatches of the pairs; kernels 3.210 s (partial sides 0.410 s, scan 0.010
-/// s, pairs 2.790 s) of 4.000 s in all; 0 units counted again on the CPU`.
+/// batches, 331 dispatches of the pairs (1024 workgroups each); kernels 3.210 s (partial
+/// sides 0.410 s, scan 0.010 s, pairs 2.790 s) of 4.000 s in all; 0 units counted again on
+/// the CPU` (an example of the form, not a measurement).
 #[cfg(feature = "gpu")]
 fn describe(
     gpu: &Gpu,
@@ -119,13 +120,23 @@ fn describe(
         None => "no kernel times (the adapter has no timestamps);".to_string(),
     };
     let some = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let cut = match done.cut_dispatches {
+        0 => String::new(),
+        n => format!(
+            "; {} cut short by the device and done again",
+            some(n, "dispatch", "dispatches")
+        ),
+    };
     format!(
-        "gpu: {}: {} in {}, {} of the pairs; {kernels} {:.3} s in all; {} counted again on \
-         the CPU",
+        "gpu: {}: {} in {}, {} of the pairs{}; {kernels} {:.3} s in all; {} counted again \
+         on the CPU{cut}",
         gpu.adapter(),
         some(done.configs, "configuration", "configurations"),
         some(done.batches, "batch", "batches"),
         some(done.dispatches, "dispatch", "dispatches"),
+        done.pair_workgroups
+            .map(|w| format!(" ({} each)", some(w as u64, "workgroup", "workgroups")))
+            .unwrap_or_default(),
         took.as_secs_f64(),
         some(done.units_on_cpu, "unit", "units"),
     )

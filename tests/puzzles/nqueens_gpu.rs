@@ -71,6 +71,29 @@ fn stats_say_what_the_gpu_did() {
     assert!(line.contains(": 30 configurations in 1 batch, "), "{line}");
     assert!(line.contains("0 units counted again on the CPU"), "{line}");
     assert!(line.contains(" s in all"), "{line}");
+    // The software device runs 16 workgroups of the pairing kernel at a time.
+    assert!(
+        line.contains(" of the pairs (16 workgroups each); "),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_pairing_kernels_workgroups_can_be_set() {
+    if !has_gpu() {
+        return;
+    }
+    for (workgroups, said) in [("1", "1 workgroup each"), ("3", "3 workgroups each")] {
+        let out = command()
+            .args(["nqueens", "count", "11", "--device", "gpu", "--stats"])
+            .env("CHESS_PUZZLES_GPU_WORKGROUPS", workgroups)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2680\n");
+        assert!(stderr.contains(said), "{stderr}");
+    }
 }
 
 /// The records of shards `shards` of `n`'s count in `k` parts, counted on `device`.
@@ -235,6 +258,17 @@ fn what_the_gpu_does_not_count_is_refused() {
         &[],
         "invalid value 'tpu'",
     );
+}
+
+#[test]
+fn a_bad_workgroups_setting_is_refused() {
+    for value in ["0", "65536", "many", "-1", ""] {
+        refused(
+            &["nqueens", "count", "8", "--device", "gpu"],
+            &[("CHESS_PUZZLES_GPU_WORKGROUPS", value)],
+            "CHESS_PUZZLES_GPU_WORKGROUPS must be a whole number from 1 to 65535",
+        );
+    }
 }
 
 #[test]

@@ -37,7 +37,9 @@ struct Params {
     // The items (row sets) of this dispatch of the pairing kernel.
     item_first: u32,
     item_count: u32,
-    unused: u32,
+    // Iterations of the loop that `check_loops` runs: 2 (set by the host, so that no
+    // compiler can count them beforehand).
+    canary: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -45,6 +47,27 @@ struct Params {
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // C(i, j) at 32 * i + j.
 @group(0) @binding(2) var<storage, read> binomial: array<u32>;
+// Set (to 1) by an invocation whose loops the device cut short (see `check_loops`); cleared
+// before each dispatch.
+@group(0) @binding(9) var<storage, read_write> cut: array<atomic<u32>, 4>;
+
+// Mesa's software devices (lavapipe, through its LLVM back end) end every loop of an
+// invocation for good once all its loops together have run 65,535 iterations, without a
+// word: the invocation goes on with its loops cut short and its results wrong. A loop of
+// `params.canary` (2) iterations, run last, says whether that happened: it then runs once.
+// The host throws away what such a dispatch computed. On a GPU the loop costs two iterations.
+fn check_loops() {
+    var n = 0u;
+    loop {
+        n += 1u;
+        if (n >= params.canary) {
+            break;
+        }
+    }
+    if (n != params.canary) {
+        atomicStore(&cut[0], 1u);
+    }
+}
 
 fn inner() -> u32 {
     return SIDE - 2u;

@@ -28,8 +28,14 @@ pub(crate) trait Kernels {
     fn max_items(&self) -> usize;
 
     /// Takes the tables of `configs` configurations, counts their partial sides per group
-    /// and scans the counts; returns each segment's total (two per configuration).
-    fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError>;
+    /// and scans the counts; returns each segment's total (two per configuration). Here and
+    /// below, `None` or `false`: the device cut the kernel's loops short (a software
+    /// device's limit on an invocation's iterations), and what it computed is worthless.
+    fn partial_totals(
+        &mut self,
+        tables: &[u32],
+        configs: usize,
+    ) -> Result<Option<Vec<u32>>, GpuError>;
 
     /// Writes the partial sides of the first `configs` configurations (`batch`: the batch
     /// table, `total`: their number).
@@ -38,14 +44,19 @@ pub(crate) trait Kernels {
         batch: &[u32],
         configs: usize,
         total: usize,
-    ) -> Result<(), GpuError>;
+    ) -> Result<bool, GpuError>;
 
     /// Counts the items `items` of the batch: per item, the pairs and a status (1: a list
     /// outgrew the buffer).
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError>;
+    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError>;
 
     /// Seconds spent in each kernel so far, where the device can tell.
     fn kernel_seconds(&self) -> Option<KernelSeconds> {
+        None
+    }
+
+    /// Workgroups of the pairing kernel in flight, where the kernels run on a device.
+    fn pair_workgroups(&self) -> Option<usize> {
         None
     }
 }
@@ -68,6 +79,10 @@ const DISPATCH_TIME: Duration = Duration::from_millis(100);
 /// Items of the first dispatch of a count.
 const FIRST_DISPATCH: u32 = 1024;
 
+/// The status of an item whose dispatch the device cut short even at one item a workgroup:
+/// counted on the CPU.
+const CUT: u32 = 2;
+
 /// What a count did besides counting.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -77,10 +92,15 @@ pub struct Stats {
     pub batches: u64,
     /// Dispatches of the pairing kernel.
     pub dispatches: u64,
-    /// Units counted again on the CPU because a list outgrew the kernels' buffer.
+    /// Units counted on the CPU because a list outgrew the kernels' buffer, or the device
+    /// cut the kernels' loops short even at one unit a workgroup.
     pub units_on_cpu: u64,
     /// Seconds in each kernel, where the device has timestamps.
     pub kernel_seconds: Option<KernelSeconds>,
+    /// Workgroups of the pairing kernel in flight (on a device).
+    pub pair_workgroups: Option<usize>,
+    /// Dispatches whose loops the device cut short, done again (smaller, or on the CPU).
+    pub cut_dispatches: u64,
 }
 
 /// Counts the units `range` of `plan` with `kernels`; `Ok(None)` when `control` said stop.
@@ -102,6 +122,7 @@ pub(crate) fn count(
         stats,
         total: Tally::default(),
         per_dispatch: FIRST_DISPATCH,
+        ceiling: u32::MAX,
         pending: Vec::new(),
     };
     let mut going = Ok(true);
@@ -136,6 +157,9 @@ struct Run<'a> {
     total: Tally,
     /// Items of the next dispatch of the pairing kernel.
     per_dispatch: u32,
+    /// Items a dispatch may hold at most: halved when the device cut a dispatch's loops
+    /// short, doubled after each dispatch it did not.
+    ceiling: u32,
     /// Configurations (number, configuration, row sets) listed and not counted yet.
     pending: Vec<(u64, Config, Range<u64>)>,
 }
@@ -153,7 +177,10 @@ impl Run<'_> {
         for (_, config, _) in &self.pending[..count] {
             shape.push_tables(self.plan.band(), config, &mut tables);
         }
-        let totals = self.kernels.partial_totals(&tables, count)?;
+        let Some(totals) = self.kernels.partial_totals(&tables, count)? else {
+            self.stats.cut_dispatches += 1;
+            return self.on_cpu(count);
+        };
         // Keep the configurations whose partial sides fit.
         let mut kept = 0;
         let mut partials = 0usize;
@@ -172,14 +199,11 @@ impl Run<'_> {
                 most: self.kernels.max_partials() as u64 * PARTIAL_BYTES,
             });
         }
-        let batch: Vec<(u64, Config, Range<u64>)> = self.pending.drain(..kept).collect();
-        self.stats.batches += 1;
-        self.stats.configs += kept as u64;
         // The batch table: per configuration its first item, its first row set, where its
         // sides' partial sides start, its mirror flag; then the number of items.
         let mut table = vec![0u32; (kept + 1) * BATCH_WORDS];
         let (mut items, mut base) = (0u64, 0u64);
-        for (c, (_, config, sets)) in batch.iter().enumerate() {
+        for (c, (_, config, sets)) in self.pending[..kept].iter().enumerate() {
             let at = c * BATCH_WORDS;
             let counts = [u64::from(totals[2 * c]), u64::from(totals[2 * c + 1])];
             table[at] = items as u32;
@@ -191,7 +215,13 @@ impl Run<'_> {
             base += counts[0] + counts[1];
         }
         table[kept * BATCH_WORDS] = items as u32;
-        self.kernels.write_partials(&table, kept, partials)?;
+        if !self.kernels.write_partials(&table, kept, partials)? {
+            self.stats.cut_dispatches += 1;
+            return self.on_cpu(kept);
+        }
+        self.stats.batches += 1;
+        self.stats.configs += kept as u64;
+        let batch: Vec<(u64, Config, Range<u64>)> = self.pending.drain(..kept).collect();
         // The items, a dispatch at a time; the results summed per configuration.
         let plan = self.plan;
         let finish = |c: usize, tally: Tally, on_cpu: &mut Vec<u64>| {
@@ -211,11 +241,30 @@ impl Run<'_> {
             if self.control.should_stop() {
                 return Ok(false);
             }
-            let most = self.per_dispatch.min(self.kernels.max_items() as u32);
+            let most = self
+                .per_dispatch
+                .min(self.kernels.max_items() as u32)
+                .min(self.ceiling);
             let last = (first + most).min(items as u32);
             let started = Instant::now();
-            let results = self.kernels.count_pairs(first..last)?;
+            let counted = self.kernels.count_pairs(first..last)?;
             self.stats.dispatches += 1;
+            let results = match counted {
+                Some(results) => {
+                    self.ceiling = self.ceiling.saturating_mul(2);
+                    results
+                }
+                None => {
+                    self.stats.cut_dispatches += 1;
+                    // Fewer items a workgroup, down to one; then these items on the CPU.
+                    let workgroups = self.kernels.pair_workgroups().unwrap_or(1) as u32;
+                    if last - first > workgroups {
+                        self.ceiling = ((last - first) / 2).max(workgroups);
+                        continue;
+                    }
+                    vec![[0, CUT]; (last - first) as usize]
+                }
+            };
             self.per_dispatch = next_dispatch(self.per_dispatch, started.elapsed());
             for (k, [pairs, status]) in (first..last).zip(results) {
                 while config + 1 < kept && table[(config + 1) * BATCH_WORDS] <= k {
@@ -236,6 +285,23 @@ impl Run<'_> {
         }
         self.total = self.total.plus(finish(config, tally, &mut on_cpu));
         self.stats.kernel_seconds = self.kernels.kernel_seconds();
+        self.stats.pair_workgroups = self.kernels.pair_workgroups();
+        Ok(true)
+    }
+
+    /// Counts the first `count` pending configurations on the CPU, whole, and takes them off
+    /// the list: the device cut the search of their partial sides short.
+    fn on_cpu(&mut self, count: usize) -> Result<bool, GpuError> {
+        for (_, config, sets) in self.pending.drain(..count) {
+            if self.control.should_stop() {
+                return Ok(false);
+            }
+            let units: Vec<u64> = sets.collect();
+            self.total = self.total.plus(self.plan.count_units(&config, &units));
+            self.stats.configs += 1;
+            self.stats.units_on_cpu += units.len() as u64;
+            self.control.add_done(units.len() as u64);
+        }
         Ok(true)
     }
 }
@@ -303,12 +369,16 @@ impl Kernels for Twin {
         1 << 16
     }
 
-    fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError> {
+    fn partial_totals(
+        &mut self,
+        tables: &[u32],
+        configs: usize,
+    ) -> Result<Option<Vec<u32>>, GpuError> {
         self.tables = tables.to_vec();
         self.counts = twin::count_partials(&self.shape, tables, configs);
         let (starts, totals) = twin::scan(&self.shape, &self.counts, configs);
         self.starts = starts;
-        Ok(totals)
+        Ok(Some(totals))
     }
 
     fn write_partials(
@@ -316,7 +386,7 @@ impl Kernels for Twin {
         batch: &[u32],
         configs: usize,
         total: usize,
-    ) -> Result<(), GpuError> {
+    ) -> Result<bool, GpuError> {
         self.batch = batch.to_vec();
         self.configs = configs;
         self.partials = twin::write_partials(
@@ -327,10 +397,10 @@ impl Kernels for Twin {
             configs,
             total,
         );
-        Ok(())
+        Ok(true)
     }
 
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
+    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
         let input = twin::PairInputs {
             tables: &self.tables,
             counts: &self.counts,
@@ -339,7 +409,7 @@ impl Kernels for Twin {
             partials: &self.partials,
             configs: self.configs,
         };
-        Ok(twin::count_pairs(&self.shape, &input, items))
+        Ok(Some(twin::count_pairs(&self.shape, &input, items)))
     }
 }
 
@@ -435,7 +505,11 @@ mod tests {
         fn max_items(&self) -> usize {
             64
         }
-        fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError> {
+        fn partial_totals(
+            &mut self,
+            tables: &[u32],
+            configs: usize,
+        ) -> Result<Option<Vec<u32>>, GpuError> {
             self.twin.partial_totals(tables, configs)
         }
         fn write_partials(
@@ -443,15 +517,116 @@ mod tests {
             batch: &[u32],
             configs: usize,
             total: usize,
-        ) -> Result<(), GpuError> {
+        ) -> Result<bool, GpuError> {
             self.twin.write_partials(batch, configs, total)
         }
-        fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
+        fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
             self.dispatches += 1;
             if self.dispatches == self.fail_at {
                 return Err(GpuError::Failed("device lost".to_string()));
             }
             self.twin.count_pairs(items)
+        }
+    }
+
+    /// The twin, with its loops cut short as a software device's are: every `search_every`-th
+    /// search of the partial sides (counting or writing), and every dispatch of the pairs
+    /// with more than `items_a_workgroup` items a workgroup, or holding item `stubborn`.
+    struct Cutting {
+        twin: Twin,
+        searches: usize,
+        search_every: usize,
+        items_a_workgroup: u32,
+        stubborn: u32,
+    }
+
+    impl Cutting {
+        fn search_cut(&mut self) -> bool {
+            self.searches += 1;
+            self.searches.is_multiple_of(self.search_every)
+        }
+    }
+
+    impl Kernels for Cutting {
+        fn shape(&self) -> &Shape {
+            self.twin.shape()
+        }
+        fn max_configs(&self) -> usize {
+            self.twin.max_configs()
+        }
+        fn max_partials(&self) -> usize {
+            self.twin.max_partials()
+        }
+        fn max_items(&self) -> usize {
+            self.twin.max_items()
+        }
+        fn partial_totals(
+            &mut self,
+            tables: &[u32],
+            configs: usize,
+        ) -> Result<Option<Vec<u32>>, GpuError> {
+            let totals = self.twin.partial_totals(tables, configs)?;
+            Ok(if self.search_cut() { None } else { totals })
+        }
+        fn write_partials(
+            &mut self,
+            batch: &[u32],
+            configs: usize,
+            total: usize,
+        ) -> Result<bool, GpuError> {
+            let written = self.twin.write_partials(batch, configs, total)?;
+            Ok(written && !self.search_cut())
+        }
+        fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
+            let workgroups = self.pair_workgroups().unwrap() as u32;
+            if items.len() as u32 > workgroups * self.items_a_workgroup
+                || items.contains(&self.stubborn)
+            {
+                return Ok(None);
+            }
+            self.twin.count_pairs(items)
+        }
+        fn pair_workgroups(&self) -> Option<usize> {
+            Some(4)
+        }
+    }
+
+    #[test]
+    fn loops_cut_short_are_done_again_smaller_or_on_the_cpu() {
+        for (n, search_every, items_a_workgroup, stubborn) in [
+            (10, 2, 5, 3),
+            (12, 3, 1, 100),
+            (13, 1000, 7, 40),
+            (12, 1, 9, 0),
+        ] {
+            let plan = Plan::new(n, &Control::new()).unwrap();
+            let mut kernels = Cutting {
+                twin: Twin::new(Shape::new(plan.band(), 4096), 3, 1 << 20),
+                searches: 0,
+                search_every,
+                items_a_workgroup,
+                stubborn,
+            };
+            let mut stats = Stats::default();
+            let tally = count(
+                &mut kernels,
+                &plan,
+                0..plan.units(),
+                &Control::new(),
+                &mut stats,
+            )
+            .unwrap()
+            .unwrap();
+            assert_eq!(tally.count, A000170[n - 6], "n = {n}");
+            assert!(tally.verified());
+            assert!(stats.cut_dispatches > 0, "n = {n}: {stats:?}");
+            // The stubborn item, at least, is counted on the CPU; with every search cut,
+            // every unit is.
+            assert!(stats.units_on_cpu > 0, "n = {n}: {stats:?}");
+            if search_every == 1 {
+                assert_eq!(stats.units_on_cpu, plan.units(), "n = {n}");
+                assert_eq!(stats.batches, 0);
+            }
         }
     }
 

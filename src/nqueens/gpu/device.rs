@@ -32,6 +32,26 @@ const SCRATCH: usize = 16_384;
 const PAIR_WORKGROUPS: usize = 1024;
 const SOFTWARE_PAIR_WORKGROUPS: usize = 16;
 
+/// The environment variable that sets the pairing kernel's workgroups instead (for tuning on
+/// a new GPU; each takes `2 x SCRATCH` footprints of the device's memory), and its largest
+/// value.
+pub const WORKGROUPS_VARIABLE: &str = "CHESS_PUZZLES_GPU_WORKGROUPS";
+const MOST_PAIR_WORKGROUPS: usize = 65_535;
+
+/// The pairing kernel's workgroups that `value` (the variable's, if set) asks for.
+fn workgroups_asked(value: Option<&std::ffi::OsStr>) -> Result<Option<usize>, GpuError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    match value.to_str().and_then(|v| v.parse::<usize>().ok()) {
+        Some(n) if (1..=MOST_PAIR_WORKGROUPS).contains(&n) => Ok(Some(n)),
+        _ => Err(GpuError::Setting(format!(
+            "{WORKGROUPS_VARIABLE} must be a whole number from 1 to {MOST_PAIR_WORKGROUPS}, \
+             found {value:?}"
+        ))),
+    }
+}
+
 /// Configurations a batch holds at most, and bytes of the buffers sized by them.
 const MAX_BATCH: usize = 4096;
 const BATCH_BUFFER_BYTES: u64 = 64 << 20;
@@ -41,6 +61,9 @@ const FIRST_PARTIALS_BYTES: u64 = 64 << 20;
 
 /// Items of one dispatch of the pairing kernel at most.
 const MAX_ITEMS: usize = 1 << 20;
+
+/// Iterations of the kernels' last loop (`check_loops` in common.wgsl).
+const CANARY: u32 = 2;
 
 /// How long a dispatch may take before the device is given up as hung.
 const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -98,6 +121,8 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     limits: wgpu::Limits,
+    /// The pairing kernel's workgroups, where `WORKGROUPS_VARIABLE` sets them.
+    pair_workgroups: Option<usize>,
     /// The first error the device reported outside a check of ours, or its loss.
     failure: Arc<Mutex<Option<String>>>,
 }
@@ -124,9 +149,9 @@ fn unsuitable(limits: &wgpu::Limits) -> Option<String> {
             limits.max_compute_invocations_per_workgroup
         ));
     }
-    if limits.max_storage_buffers_per_shader_stage < 8 {
+    if limits.max_storage_buffers_per_shader_stage < 9 {
         return Some(format!(
-            "{} storage buffers a kernel, 8 needed",
+            "{} storage buffers a kernel, 9 needed",
             limits.max_storage_buffers_per_shader_stage
         ));
     }
@@ -176,6 +201,7 @@ impl Gpu {
     /// Opens the best adapter the system has (a discrete GPU first, a software device last)
     /// that can run the kernels.
     pub fn open() -> Result<Gpu, GpuError> {
+        let pair_workgroups = workgroups_asked(std::env::var_os(WORKGROUPS_VARIABLE).as_deref())?;
         let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
         descriptor.backends = wgpu::Backends::PRIMARY;
         let instance = wgpu::Instance::new(descriptor);
@@ -216,6 +242,7 @@ impl Gpu {
                         device,
                         queue,
                         limits,
+                        pair_workgroups,
                         failure,
                     });
                 }
@@ -235,17 +262,19 @@ impl Gpu {
 
     /// The kernels of `band` on this device.
     pub(crate) fn kernels(&self, band: &Band) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, SCRATCH)
+        BandKernels::new(self, band, SCRATCH, None)
     }
 
-    /// The kernels of `band`, their lists holding `scratch` footprints.
+    /// The kernels of `band`, their lists holding `scratch` footprints, the pairing kernel
+    /// run on `workgroups` workgroups (or as many as for a count).
     #[cfg(test)]
-    pub(crate) fn kernels_with_scratch(
+    pub(crate) fn kernels_with(
         &self,
         band: &Band,
         scratch: usize,
+        workgroups: Option<usize>,
     ) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, scratch)
+        BandKernels::new(self, band, scratch, workgroups)
     }
 
     /// An error the device reported since the last check, if any.
@@ -295,6 +324,7 @@ impl Gpu {
     }
 
     /// Copies the first `words` words of `source` back to the host through `readback`.
+    #[cfg(test)]
     fn read(
         &self,
         source: &wgpu::Buffer,
@@ -412,6 +442,8 @@ pub(crate) struct BandKernels<'g> {
     partials: wgpu::Buffer,
     scratch: wgpu::Buffer,
     results: wgpu::Buffer,
+    /// The word the kernels set when the device cut their loops short (`check_loops`).
+    cut: wgpu::Buffer,
     readback: wgpu::Buffer,
     /// Partial sides the buffer holds now, and at most.
     partial_capacity: usize,
@@ -423,20 +455,27 @@ pub(crate) struct BandKernels<'g> {
 }
 
 impl<'g> BandKernels<'g> {
-    fn new(gpu: &'g Gpu, band: &Band, scratch: usize) -> Result<BandKernels<'g>, GpuError> {
+    fn new(
+        gpu: &'g Gpu,
+        band: &Band,
+        scratch: usize,
+        workgroups: Option<usize>,
+    ) -> Result<BandKernels<'g>, GpuError> {
         let device = &gpu.device;
         let limits = &gpu.limits;
         let binding = limits
             .max_storage_buffer_binding_size
             .min(limits.max_buffer_size);
         let shape = Shape::new(band, scratch);
-        let pair_workgroups = if gpu.adapter.software {
-            SOFTWARE_PAIR_WORKGROUPS
-        } else {
-            PAIR_WORKGROUPS
-        }
-        .min((binding / (16 * scratch as u64)) as usize)
-        .max(1);
+        let pair_workgroups = workgroups
+            .or(gpu.pair_workgroups)
+            .unwrap_or(if gpu.adapter.software {
+                SOFTWARE_PAIR_WORKGROUPS
+            } else {
+                PAIR_WORKGROUPS
+            })
+            .min((binding / (16 * scratch as u64)) as usize)
+            .max(1);
         let batch_bytes = BATCH_BUFFER_BYTES.min(binding);
         let max_configs = MAX_BATCH
             .min((batch_bytes / (8 * shape.groups as u64)) as usize)
@@ -508,6 +547,7 @@ impl<'g> BandKernels<'g> {
                 wgpu::BufferUsages::STORAGE,
             )?,
             results: gpu.buffer("results", (MAX_ITEMS * 8) as u64, storage)?,
+            cut: gpu.buffer("cut", 16, storage)?,
             readback: gpu.buffer(
                 "readback",
                 words((2 * MAX_ITEMS).max(segments)) + 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
@@ -550,6 +590,7 @@ impl<'g> BandKernels<'g> {
             "counts" => &self.counts,
             "starts" => &self.starts,
             "partials" => &self.partials,
+            "results" => &self.results,
             _ => panic!("no buffer {name}"),
         };
         let readback = self
@@ -565,13 +606,13 @@ impl<'g> BandKernels<'g> {
 
     /// Writes the parameters of the next dispatches.
     fn set_params(&self, configs: usize, items: Range<u32>) {
-        let words = [configs as u32, items.start, items.end - items.start, 0];
+        let words = [configs as u32, items.start, items.end - items.start, CANARY];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         self.gpu.queue.write_buffer(&self.params, 0, &bytes);
     }
 
     /// The buffers of the search at their bindings.
-    fn search_buffers(&self) -> [(u32, &wgpu::Buffer); 7] {
+    fn search_buffers(&self) -> [(u32, &wgpu::Buffer); 8] {
         [
             (0, &self.params),
             (1, &self.tables),
@@ -580,11 +621,12 @@ impl<'g> BandKernels<'g> {
             (4, &self.starts),
             (5, &self.batch),
             (6, &self.partials),
+            (9, &self.cut),
         ]
     }
 
     /// Runs `pipeline` on `groups` workgroups with `buffers` at their bindings, after clearing
-    /// `counts` if `clear`; timed as `step`.
+    /// `counts` if `clear` and the word of cut loops (but for the scan); timed as `step`.
     fn dispatch(
         &self,
         step: Step,
@@ -611,6 +653,10 @@ impl<'g> BandKernels<'g> {
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         if clear {
             encoder.clear_buffer(&self.counts, 0, None);
+        }
+        if step != Step::Scan {
+            // The scan keeps the count pass's word: the totals are read after both.
+            encoder.clear_buffer(&self.cut, 0, None);
         }
         let index = step as u32 * 2;
         {
@@ -645,28 +691,36 @@ impl<'g> BandKernels<'g> {
     }
 
     /// Reads the first `words` words of `source` back, and adds up the times of the steps
-    /// dispatched since the last read.
-    fn read_timed(&mut self, source: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
-        let Some(timer) = &mut self.timer else {
-            return self.gpu.read(source, &self.readback, words);
-        };
+    /// dispatched since the last read; `None` when a kernel of the last dispatch had its
+    /// loops cut short by the device (`check_loops`), so that what it computed is wrong.
+    fn read_checked(
+        &mut self,
+        source: &wgpu::Buffer,
+        words: usize,
+    ) -> Result<Option<Vec<u32>>, GpuError> {
         let stride = (wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT / 4) as usize;
-        let mut parts = self.gpu.read_parts(
-            &[(source, words), (&timer.resolved, 4 * stride)],
-            &self.readback,
-        )?;
-        let stamps = parts.pop().unwrap_or_default();
-        for (step, pending) in timer.pending.iter_mut().enumerate() {
-            if std::mem::take(pending) {
-                let tick = |i: usize| {
-                    let at = step * stride + 2 * i;
-                    u64::from(stamps[at]) | u64::from(stamps[at + 1]) << 32
-                };
-                let ticks = tick(1).saturating_sub(tick(0));
-                timer.seconds[step] += ticks as f64 * timer.period * 1e-9;
+        let mut parts = vec![(source, words), (&self.cut, 1)];
+        if let Some(timer) = &self.timer {
+            parts.push((&timer.resolved, 4 * stride));
+        }
+        let mut read = self.gpu.read_parts(&parts, &self.readback)?.into_iter();
+        let (values, cut) = (
+            read.next().unwrap_or_default(),
+            read.next().unwrap_or_default(),
+        );
+        if let (Some(timer), Some(stamps)) = (&mut self.timer, read.next()) {
+            for (step, pending) in timer.pending.iter_mut().enumerate() {
+                if std::mem::take(pending) {
+                    let tick = |i: usize| {
+                        let at = step * stride + 2 * i;
+                        u64::from(stamps[at]) | u64::from(stamps[at + 1]) << 32
+                    };
+                    let ticks = tick(1).saturating_sub(tick(0));
+                    timer.seconds[step] += ticks as f64 * timer.period * 1e-9;
+                }
             }
         }
-        Ok(parts.pop().unwrap_or_default())
+        Ok((cut.first() == Some(&0)).then_some(values))
     }
 }
 
@@ -687,7 +741,11 @@ impl Kernels for BandKernels<'_> {
         MAX_ITEMS
     }
 
-    fn partial_totals(&mut self, tables: &[u32], configs: usize) -> Result<Vec<u32>, GpuError> {
+    fn partial_totals(
+        &mut self,
+        tables: &[u32],
+        configs: usize,
+    ) -> Result<Option<Vec<u32>>, GpuError> {
         let bytes: Vec<u8> = tables.iter().flat_map(|w| w.to_le_bytes()).collect();
         self.gpu.queue.write_buffer(&self.tables, 0, &bytes);
         self.set_params(configs, 0..0);
@@ -708,13 +766,14 @@ impl Kernels for BandKernels<'_> {
                 (3, &self.counts),
                 (4, &self.starts),
                 (5, &self.totals),
+                (9, &self.cut),
             ],
             grid(2 * configs),
             false,
         );
         self.ran(Step::Scan);
         let totals = self.totals.clone();
-        self.read_timed(&totals, 2 * configs)
+        self.read_checked(&totals, 2 * configs)
     }
 
     fn write_partials(
@@ -722,7 +781,7 @@ impl Kernels for BandKernels<'_> {
         batch: &[u32],
         configs: usize,
         total: usize,
-    ) -> Result<(), GpuError> {
+    ) -> Result<bool, GpuError> {
         if total > self.partial_most {
             return Err(GpuError::TooLarge {
                 needed: total as u64 * PARTIAL_BYTES,
@@ -752,7 +811,12 @@ impl Kernels for BandKernels<'_> {
             true,
         );
         self.ran(Step::Write);
-        self.gpu.check()
+        let cut = self.cut.clone();
+        Ok(self.read_checked(&cut, 0)?.is_some())
+    }
+
+    fn pair_workgroups(&self) -> Option<usize> {
+        Some(self.pair_workgroups)
     }
 
     fn kernel_seconds(&self) -> Option<KernelSeconds> {
@@ -763,7 +827,7 @@ impl Kernels for BandKernels<'_> {
         })
     }
 
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Vec<[u32; 2]>, GpuError> {
+    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
         let n = (items.end - items.start) as usize;
         self.set_params(self.configs, items);
         let buffers = [
@@ -777,7 +841,8 @@ impl Kernels for BandKernels<'_> {
             &self.scratch,
             &self.results,
         ];
-        let entries: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
+        let mut entries: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
+        entries.push((9, &self.cut));
         self.dispatch(
             Step::Pairs,
             &self.pairs,
@@ -787,7 +852,7 @@ impl Kernels for BandKernels<'_> {
         );
         self.ran(Step::Pairs);
         let results = self.results.clone();
-        let words = self.read_timed(&results, 2 * n)?;
-        Ok(words.chunks_exact(2).map(|w| [w[0], w[1]]).collect())
+        let words = self.read_checked(&results, 2 * n)?;
+        Ok(words.map(|words| words.chunks_exact(2).map(|w| [w[0], w[1]]).collect()))
     }
 }

@@ -62,6 +62,9 @@ pub enum GpuError {
     /// The device failed during the count (lost, out of memory, a kernel rejected).
     #[error("the GPU failed during the count: {0}")]
     Failed(String),
+    /// A setting of the environment that cannot be honoured.
+    #[error("{0}")]
+    Setting(String),
     /// One configuration's partial sides need more memory than the device's largest buffer.
     #[error(
         "a configuration's partial sides need {needed} bytes, more than the GPU's largest \

@@ -134,6 +134,9 @@ fn side_list(c: u32, side: u32, rows: u32, list: u32, lid: u32) -> u32 {
         complete(p, a, b, ia, ib, sb, list);
         complete(p, b, a, ib, ia, sb, list);
     }
+    // The list is in storage memory, read next by other threads of the workgroup: a
+    // workgroup barrier alone orders only workgroup memory.
+    storageBarrier();
     workgroupBarrier();
     if (lid == 0u) {
         list_total = atomicLoad(&list_len);
@@ -258,6 +261,9 @@ fn count_pairs(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) gr
         if (lid == 0u) {
             results[k - params.item_first] = vec2<u32>(atomicLoad(&pairs_found), status);
         }
+        // This item's lists are read before the next item's are written.
+        storageBarrier();
         workgroupBarrier();
     }
+    check_loops();
 }

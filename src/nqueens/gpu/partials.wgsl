@@ -130,9 +130,11 @@ fn search(thread: u32, write: bool) {
 @compute @workgroup_size(64)
 fn count_partials(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     search(id.x + id.y * groups.x * 64u, false);
+    check_loops();
 }
 
 @compute @workgroup_size(64)
 fn write_partials(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     search(id.x + id.y * groups.x * 64u, true);
+    check_loops();
 }

@@ -44,4 +44,5 @@ fn scan(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec
     if (lid == 255u) {
         totals[seg] = sums[255];
     }
+    check_loops();
 }
