@@ -28,8 +28,7 @@ pub enum OutputFormat {
     Board,
     /// One JSON object per test case, one per line (JSON Lines), for programs.
     Json,
-    /// Boards drawn as SVG (one document per case, see [`svg::Documents`]), for worksheets
-    /// and problem statements.
+    /// Boards drawn as SVG (one document, or a file per case with `--svg-dir`), for worksheets.
     Svg,
 }
 

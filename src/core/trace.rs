@@ -296,9 +296,6 @@ pub struct Line<'a> {
     /// Weighted boards: the sum of the weights under the queens on the board after the step.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sum: Option<u64>,
-    /// Weighted boards: the best sum of a placement so far (`solution`, `end`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best: Option<u64>,
     /// `end`: the steps of the trace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
@@ -311,6 +308,9 @@ pub struct Line<'a> {
     /// `end`: what stopped it otherwise (`null` when complete).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_by: Option<Option<StoppedBy>>,
+    /// Weighted boards: the best sum of a placement so far (`solution`, `end`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<u64>,
 }
 
 impl Line<'_> {

@@ -196,18 +196,23 @@ export function init() {
     const W = 360;
     const H = 160;
     const pad = { l: 44, r: 10, t: 10, b: 30 };
-    const end = Math.max(final.seconds, ...costs.map((p) => p.seconds), 0.001);
+    const first = costs[0];
+    const last = costs[costs.length - 1];
+    // A run whose first answer stands to the end is a flat line, drawn as wide again as the
+    // time it took to find, not as a dot at the right edge.
+    const end = Math.max(final.seconds, ...costs.map((p) => p.seconds), 2 * first.seconds, 0.001);
     const top = Math.max(...costs.map((p) => p.cost));
     const bottom = Math.min(...costs.map((p) => p.bound));
     const span = Math.max(1, top - bottom);
     const x = (t) => pad.l + ((W - pad.l - pad.r) * t) / end;
     const y = (v) => pad.t + ((H - pad.t - pad.b) * (top - v)) / span;
-    const first = costs[0];
-    const last = costs[costs.length - 1];
     const root = document.createElementNS(SVG_NS, 'svg');
     root.setAttribute('viewBox', `0 0 ${W} ${H}`);
     root.setAttribute('role', 'img');
-    const said = `The best cost went from ${first.cost} at ${first.seconds.toFixed(3)} s to ${last.cost} at ${last.seconds.toFixed(3)} s, over ${costs.length} change${costs.length === 1 ? '' : 's'}; lower bound ${last.bound} (dashed).`;
+    const bound = `lower bound ${last.bound} (dashed)${last.cost === last.bound ? ', so it is optimal' : ''}`;
+    const said = first.cost === last.cost
+      ? `The first answer, cost ${first.cost} at ${first.seconds.toFixed(3)} s, was not bettered; ${bound}.`
+      : `The best cost went from ${first.cost} at ${first.seconds.toFixed(3)} s to ${last.cost} at ${last.seconds.toFixed(3)} s, over ${costs.length} changes; ${bound}.`;
     root.setAttribute('aria-label', said);
     const title = document.createElementNS(SVG_NS, 'title');
     title.textContent = said;
