@@ -143,21 +143,7 @@ fn loops_cut_short_by_the_device_are_flagged_and_counted_again() {
     let totals = kernels.partial_totals(&tables, k).unwrap().unwrap();
     let counts = twin::count_partials(&shape, &tables, k);
     let (starts, _) = twin::scan(&shape, &counts, k);
-    let mut table = vec![0u32; (k + 1) * BATCH_WORDS];
-    let (mut items, mut base) = (0u32, 0u32);
-    for (c, (config, sets)) in batch.iter().enumerate() {
-        let at = c * BATCH_WORDS;
-        table[at..at + 5].copy_from_slice(&[
-            items,
-            0,
-            base,
-            base + totals[2 * c],
-            u32::from(config.mirrored()),
-        ]);
-        items += *sets as u32;
-        base += totals[2 * c] + totals[2 * c + 1];
-    }
-    table[k * BATCH_WORDS] = items;
+    let (table, items, base) = batch_table(&batch, &totals);
     assert!(kernels.write_partials(&table, k, base as usize).unwrap());
     let partials = twin::write_partials(&shape, &tables, &table, &starts, k, base as usize);
     let input = twin::PairInputs {
@@ -200,6 +186,29 @@ fn loops_cut_short_by_the_device_are_flagged_and_counted_again() {
     if llvmpipe {
         assert!(stats.cut_dispatches > 0, "{stats:?}");
     }
+}
+
+/// The batch table of `batch` (configurations and their numbers of row sets) whose segments
+/// hold `totals` partial sides: per configuration its first item, its first row set, where
+/// its sides' partial sides start and its mirror flag, then the number of items; with the
+/// number of items and of partial sides.
+fn batch_table(batch: &[(Config, u64)], totals: &[u32]) -> (Vec<u32>, u32, u32) {
+    let mut table = vec![0u32; (batch.len() + 1) * BATCH_WORDS];
+    let (mut items, mut base) = (0u32, 0u32);
+    for (c, (config, sets)) in batch.iter().enumerate() {
+        let at = c * BATCH_WORDS;
+        table[at..at + 5].copy_from_slice(&[
+            items,
+            0,
+            base,
+            base + totals[2 * c],
+            u32::from(config.mirrored()),
+        ]);
+        items += *sets as u32;
+        base += totals[2 * c] + totals[2 * c + 1];
+    }
+    table[batch.len() * BATCH_WORDS] = items;
+    (table, items, base)
 }
 
 /// Up to `count` configurations of `plan`'s band, with their numbers of row sets, whose
@@ -260,21 +269,7 @@ fn each_kernel_matches_its_twin_word_for_word() {
             "n = {n}"
         );
         // The batch table, and every partial side written.
-        let mut table = vec![0u32; (k + 1) * BATCH_WORDS];
-        let (mut items, mut base) = (0u32, 0u32);
-        for (c, (config, sets)) in batch.iter().enumerate() {
-            let at = c * BATCH_WORDS;
-            table[at..at + 5].copy_from_slice(&[
-                items,
-                0,
-                base,
-                base + totals[2 * c],
-                u32::from(config.mirrored()),
-            ]);
-            items += *sets as u32;
-            base += totals[2 * c] + totals[2 * c + 1];
-        }
-        table[k * BATCH_WORDS] = items;
+        let (table, items, base) = batch_table(&batch, &totals);
         assert!(kernels.write_partials(&table, k, base as usize).unwrap());
         let partials = twin::write_partials(&shape, &tables, &table, &starts, k, base as usize);
         let on_gpu = kernels.read_for_tests("partials", 2 * base as usize);
