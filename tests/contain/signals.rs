@@ -188,3 +188,61 @@ fn sigkill_to_stress_takes_a_namespace_with_it() {
     assert_eq!(out.status.code(), None);
     mark.assert_none_left(Duration::from_secs(2), "SIGKILL to stress in a namespace");
 }
+
+/// The cgroup v2 folder this test runs in (where the judge makes its runs' cgroups), if
+/// cgroup v2 is mounted.
+fn own_cgroup() -> Option<std::path::PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let relative = own.lines().find_map(|l| l.strip_prefix("0::"))?.to_string();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mount = mounts.lines().find_map(|line| {
+        let (left, right) = line.split_once(" - ")?;
+        (right.split_whitespace().next()? == "cgroup2")
+            .then(|| left.split_whitespace().nth(4).map(str::to_string))?
+    })?;
+    Some(std::path::Path::new(&mount).join(relative.trim_start_matches('/')))
+}
+
+#[test]
+fn cgroups_left_by_a_killed_judge_are_removed_by_the_next() {
+    // A judge killed with SIGKILL cannot remove its runs' cgroups; the next judge to make
+    // one removes those named after a process that is gone (once empty), and nothing else.
+    let mark = Mark::new("cgroups");
+    let probe = [
+        "queens",
+        "stress",
+        "--cases",
+        "1",
+        "--containment",
+        "cgroup",
+        "--",
+        BIN,
+        "queens",
+    ];
+    let (run, _) = mark.run(&probe);
+    if run.code == 2 {
+        eprintln!("no cgroup can be made here: {}", run.stderr.trim());
+        return;
+    }
+    let base = own_cgroup().expect("a cgroup was made, so cgroup v2 is mounted");
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = gone.id();
+    let left = base.join(format!("chess-puzzles-{dead}-0"));
+    let probe_left = base.join(format!("chess-puzzles-{dead}-probe"));
+    let living = base.join(format!("chess-puzzles-{}-7", std::process::id()));
+    let foreign = base.join(format!("chess-puzzles-{dead}-mine"));
+    for folder in [&left, &probe_left, &living, &foreign] {
+        std::fs::create_dir(folder).unwrap();
+    }
+    let (run, _) = mark.run(&probe);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (left_there, probe_there) = (left.exists(), probe_left.exists());
+    let (living_there, foreign_there) = (living.exists(), foreign.exists());
+    for folder in [&left, &probe_left, &living, &foreign] {
+        let _ = std::fs::remove_dir(folder);
+    }
+    assert!(!left_there && !probe_there, "left behind, not removed");
+    assert!(living_there, "a living judge's cgroup was removed");
+    assert!(foreign_there, "a cgroup of another name was removed");
+}

@@ -37,7 +37,46 @@ fn find_base() -> Option<PathBuf> {
     std::fs::create_dir(&trial).ok()?;
     let usable = trial.join("cgroup.procs").exists() && trial.join("cpu.stat").exists();
     let _ = std::fs::remove_dir(&trial);
+    if usable {
+        sweep(&base);
+    }
     usable.then_some(base)
+}
+
+/// Removes the cgroups that judges killed with SIGKILL left behind in `base`: those named
+/// after a process that no longer runs, and empty (the kernel refuses to remove a cgroup that
+/// holds processes). (A cgroup's folder has no reliable age to go by: the kernel gives it the
+/// time its inode was last loaded.) A judge in another PID namespace sharing `base`, whose
+/// number means nothing here, could lose a cgroup it has just made and not yet joined: its run
+/// then fails with an error, it does not go unwatched.
+fn sweep(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(owner) else {
+            continue;
+        };
+        if !alive(pid) {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
+
+/// The process a run's cgroup is named after (`chess-puzzles-PID-N`, or `-probe`).
+fn owner(name: &str) -> Option<libc::pid_t> {
+    let (pid, n) = name.strip_prefix("chess-puzzles-")?.split_once('-')?;
+    if n != "probe" && n.parse::<u64>().is_err() {
+        return None;
+    }
+    pid.parse().ok().filter(|&pid| pid > 0)
+}
+
+/// Whether process `pid` runs (or may: it exists and is not ours to signal).
+fn alive(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let signalled = unsafe { libc::kill(pid, 0) } == 0;
+    signalled || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// True when a cgroup can be made for each run.
@@ -165,4 +204,35 @@ fn read_small(path: &Path) -> Option<String> {
         .read_to_string(&mut text)
         .ok()?;
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runs_cgroup_is_known_by_its_judges_process() {
+        assert_eq!(owner("chess-puzzles-4242-0"), Some(4242));
+        assert_eq!(owner("chess-puzzles-4242-17"), Some(4242));
+        assert_eq!(owner("chess-puzzles-4242-probe"), Some(4242));
+        for other in [
+            "chess-puzzles-4242",
+            "chess-puzzles-4242-x",
+            "chess-puzzles--0",
+            "chess-puzzles-0-0",
+            "chess-puzzles-x-0",
+            "system.slice",
+            "chess-puzzles-4242-0-1",
+        ] {
+            assert_eq!(owner(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_process_that_ended_is_not_alive() {
+        assert!(alive(std::process::id() as libc::pid_t));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        assert!(!alive(child.id() as libc::pid_t));
+    }
 }
