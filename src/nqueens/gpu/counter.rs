@@ -306,6 +306,16 @@ impl Run<'_> {
     }
 }
 
+/// Counts every unit of `plan` with `kernels`, to its end: the tally and what the count did.
+#[cfg(test)]
+pub(crate) fn count_whole(kernels: &mut dyn Kernels, plan: &Plan) -> (Tally, Stats) {
+    let mut stats = Stats::default();
+    let tally = count(kernels, plan, 0..plan.units(), &Control::new(), &mut stats)
+        .unwrap()
+        .expect("nothing stops the count");
+    (tally, stats)
+}
+
 /// The items of the next dispatch, from those of the last and its time: doubled or halved
 /// towards [`DISPATCH_TIME`].
 fn next_dispatch(items: u32, took: Duration) -> u32 {
@@ -607,16 +617,7 @@ mod tests {
                 items_a_workgroup,
                 stubborn,
             };
-            let mut stats = Stats::default();
-            let tally = count(
-                &mut kernels,
-                &plan,
-                0..plan.units(),
-                &Control::new(),
-                &mut stats,
-            )
-            .unwrap()
-            .unwrap();
+            let (tally, stats) = count_whole(&mut kernels, &plan);
             assert_eq!(tally.count, A000170[n - 6], "n = {n}");
             assert!(tally.verified());
             assert!(stats.cut_dispatches > 0, "n = {n}: {stats:?}");

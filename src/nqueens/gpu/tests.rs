@@ -109,16 +109,7 @@ fn a_list_too_long_for_the_buffer_is_counted_on_the_cpu() {
     let Some(gpu) = gpu() else { return };
     let plan = Plan::new(13, &Control::new()).unwrap();
     let mut kernels = gpu.kernels_with(plan.band(), 20, None).unwrap();
-    let mut stats = Stats::default();
-    let tally = counter::count(
-        &mut kernels,
-        &plan,
-        0..plan.units(),
-        &Control::new(),
-        &mut stats,
-    )
-    .unwrap()
-    .unwrap();
+    let (tally, stats) = counter::count_whole(&mut kernels, &plan);
     assert_eq!(tally.count, A000170[13 - MIN_N]);
     assert!(stats.units_on_cpu > 0, "{stats:?}");
 }
@@ -172,16 +163,7 @@ fn loops_cut_short_by_the_device_are_flagged_and_counted_again() {
         );
     }
     // The whole count on one workgroup: right, with the dispatches cut short done again.
-    let mut stats = Stats::default();
-    let tally = counter::count(
-        &mut kernels,
-        &plan,
-        0..plan.units(),
-        &Control::new(),
-        &mut stats,
-    )
-    .unwrap()
-    .unwrap();
+    let (tally, stats) = counter::count_whole(&mut kernels, &plan);
     assert_eq!(tally.count, A000170[13 - MIN_N]);
     if llvmpipe {
         assert!(stats.cut_dispatches > 0, "{stats:?}");
