@@ -346,6 +346,12 @@ impl Gpu {
         if bytes == 0 {
             return Ok(parts.iter().map(|_| Vec::new()).collect());
         }
+        if bytes > readback.size() {
+            return Err(GpuError::Failed(format!(
+                "internal error: {bytes} bytes to read back, through a buffer of {}",
+                readback.size()
+            )));
+        }
         let mut encoder = self.device.create_command_encoder(&Default::default());
         let mut at = 0;
         for &(source, words) in parts {
@@ -548,9 +554,11 @@ impl<'g> BandKernels<'g> {
             )?,
             results: gpu.buffer("results", (MAX_ITEMS * 8) as u64, storage)?,
             cut: gpu.buffer("cut", 16, storage)?,
+            // The largest read: a dispatch's results (or the totals), the word of cut loops
+            // and the timestamps.
             readback: gpu.buffer(
                 "readback",
-                words((2 * MAX_ITEMS).max(segments)) + 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
+                words((2 * MAX_ITEMS).max(segments) + 1) + 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             )?,
             partial_capacity,
