@@ -16,6 +16,10 @@ override PREFIXES: u32;
 // (4s - 2).
 override CHUNKS: u32;
 override FBITS: u32;
+// The pairing kernel's choices (see pairs.wgsl): its tables strided (0) or padded (1), its
+// items taken by a fixed stride (0) or from a queue (1).
+override TABLES: u32;
+override WORK: u32;
 
 // A completion's flag, in the high word of its footprint.
 const VALID: u32 = 0x80000000u;
@@ -47,25 +51,40 @@ struct Params {
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // C(i, j) at 32 * i + j.
 @group(0) @binding(2) var<storage, read> binomial: array<u32>;
-// Set (to 1) by an invocation whose loops the device cut short (see `check_loops`); cleared
-// before each dispatch.
-@group(0) @binding(9) var<storage, read_write> cut: array<atomic<u32>, 4>;
+// A dispatch's own words, cleared before it (the layout is `layout.rs`'s `TALLY_*`): word 0
+// set (to 1) by an invocation whose loops the device cut short (see `check_loops`); then,
+// for the pairing kernel, the next item to take, the items done, the items whose lists
+// outgrew the scratch; a word that stays 0 (`check_loops`); the first OVERFLOW_SLOTS items
+// that outgrew the scratch; and per configuration of the batch its pairs summed in 64 bits
+// (low word, high word).
+@group(0) @binding(9) var<storage, read_write> tally: array<atomic<u32>>;
+const TALLY_CUT: u32 = 0u;
+const TALLY_NEXT: u32 = 1u;
+const TALLY_DONE: u32 = 2u;
+const TALLY_OVERFLOW: u32 = 3u;
+const TALLY_ZERO: u32 = 4u;
+const OVERFLOW_LIST: u32 = 5u;
+const OVERFLOW_SLOTS: u32 = 256u;
+const TALLY_SUMS: u32 = 261u;
 
 // Mesa's software devices (lavapipe, through its LLVM back end) end every loop of an
 // invocation for good once all its loops together have run 65,535 iterations, without a
 // word: the invocation goes on with its loops cut short and its results wrong. A loop of
 // `params.canary` (2) iterations, run last, says whether that happened: it then runs once.
 // The host throws away what such a dispatch computed. On a GPU the loop costs two iterations.
+// Each iteration adds a word of `tally` that stays 0, loaded atomically: without it, a
+// compiler may compute the loop's end in closed form and run no loop at all (LLVM does,
+// where the shader is compiled without naga's loop bounding), and the check would miss.
 fn check_loops() {
     var n = 0u;
     loop {
-        n += 1u;
+        n += 1u + atomicLoad(&tally[TALLY_ZERO]);
         if (n >= params.canary) {
             break;
         }
     }
     if (n != params.canary) {
-        atomicStore(&cut[0], 1u);
+        atomicStore(&tally[TALLY_CUT], 1u);
     }
 }
 

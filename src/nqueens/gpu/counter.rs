@@ -3,6 +3,7 @@
 //! configurations, writes their tables, sizes the batches, weighs the results by symmetry
 //! and counts again on the CPU any unit whose list outgrew the kernels' buffer.
 
+use std::collections::VecDeque;
 use std::ops::{ControlFlow, Range};
 use std::time::{Duration, Instant};
 
@@ -10,8 +11,12 @@ use super::super::band::{Config, Plan, Tally};
 use super::super::control::Control;
 use super::GpuError;
 use super::layout::{BATCH_WORDS, PARTIAL_BYTES, Shape};
-#[cfg(test)]
 use super::twin;
+pub(crate) use super::twin::PairTally;
+
+/// Dispatches of the pairing kernel started and not yet collected at most: while the host
+/// reads one's sums, the device counts the next.
+pub(crate) const IN_FLIGHT: usize = 2;
 
 /// What runs the kernels: the three steps of a batch, each on the state the previous left.
 pub(crate) trait Kernels {
@@ -46,9 +51,23 @@ pub(crate) trait Kernels {
         total: usize,
     ) -> Result<bool, GpuError>;
 
-    /// Counts the items `items` of the batch: per item, the pairs and a status (1: a list
-    /// outgrew the buffer).
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError>;
+    /// Starts counting the items `items` of the batch (of the configurations `configs`),
+    /// behind the dispatches started and not collected yet (at most [`IN_FLIGHT`]).
+    fn submit_pairs(&mut self, items: Range<u32>, configs: Range<usize>)
+    -> Result<(), GpuError>;
+
+    /// The sums of the oldest dispatch started and not collected (see [`PairTally`]).
+    fn collect_pairs(&mut self) -> Result<Option<PairTally>, GpuError>;
+
+    /// Seconds the host spent waiting for the device so far.
+    fn waited(&self) -> f64 {
+        0.0
+    }
+
+    /// Items of every dispatch, where they are fixed (else sized by their time).
+    fn fixed_items(&self) -> Option<u32> {
+        None
+    }
 
     /// Seconds spent in each kernel so far, where the device can tell.
     fn kernel_seconds(&self) -> Option<KernelSeconds> {
@@ -79,10 +98,6 @@ const DISPATCH_TIME: Duration = Duration::from_millis(100);
 /// Items of the first dispatch of a count.
 const FIRST_DISPATCH: u32 = 1024;
 
-/// The status of an item whose dispatch the device cut short even at one item a workgroup:
-/// counted on the CPU.
-const CUT: u32 = 2;
-
 /// What a count did besides counting.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Stats {
@@ -101,6 +116,29 @@ pub struct Stats {
     pub pair_workgroups: Option<usize>,
     /// Dispatches whose loops the device cut short, done again (smaller, or on the CPU).
     pub cut_dispatches: u64,
+    /// Units counted (by the device or the CPU).
+    pub units: u64,
+    /// Seconds of the count, from its start to its end.
+    pub wall: f64,
+    /// Seconds the host waited for the device; the rest of the wall time is the host's own
+    /// work (listing configurations, writing tables, starting dispatches, reading sums).
+    pub waited: f64,
+    /// Configurations whose partial sides were counted to size a batch and not kept in it
+    /// (counted again in a later batch).
+    pub configs_probed_again: u64,
+}
+
+impl Stats {
+    /// Seconds of the host's own work: the wall time less the waits.
+    pub fn host(&self) -> f64 {
+        (self.wall - self.waited).max(0.0)
+    }
+
+    /// Seconds the device sat idle, where it has timestamps: the wall time less the kernels'.
+    pub fn idle(&self) -> Option<f64> {
+        self.kernel_seconds
+            .map(|k| (self.wall - k.search - k.scan - k.pairs).max(0.0))
+    }
 }
 
 /// Counts the units `range` of `plan` with `kernels`; `Ok(None)` when `control` said stop.
@@ -113,21 +151,27 @@ pub(crate) fn count(
     control: &Control,
     stats: &mut Stats,
 ) -> Result<Option<Tally>, GpuError> {
+    let started = Instant::now();
     let range = range.start.min(plan.units())..range.end.min(plan.units());
     control.add_total(range.end - range.start);
+    stats.units += range.end - range.start;
+    let first_dispatch = kernels.fixed_items().unwrap_or(FIRST_DISPATCH);
     let mut run = Run {
         kernels,
         plan,
         control,
         stats,
         total: Tally::default(),
-        per_dispatch: FIRST_DISPATCH,
+        per_dispatch: first_dispatch,
         ceiling: u32::MAX,
-        pending: Vec::new(),
+        pending: VecDeque::new(),
+        known: VecDeque::new(),
+        partials_seen: 0,
+        configs_seen: 0,
     };
     let mut going = Ok(true);
     plan.walk(range, |index, config, sets| {
-        run.pending.push((index, config, sets));
+        run.pending.push_back((index, config, sets));
         if run.pending.len() < run.kernels.max_configs() {
             return ControlFlow::Continue(());
         }
@@ -141,6 +185,10 @@ pub(crate) fn count(
     while matches!(going, Ok(true)) && !run.pending.is_empty() {
         going = run.batch();
     }
+    run.stats.kernel_seconds = run.kernels.kernel_seconds();
+    run.stats.pair_workgroups = run.kernels.pair_workgroups();
+    run.stats.waited = run.kernels.waited();
+    run.stats.wall = started.elapsed().as_secs_f64();
     match going {
         Ok(true) => Ok(Some(run.total)),
         Ok(false) => Ok(None),
@@ -161,10 +209,37 @@ struct Run<'a> {
     /// short, doubled after each dispatch it did not.
     ceiling: u32,
     /// Configurations (number, configuration, row sets) listed and not counted yet.
-    pending: Vec<(u64, Config, Range<u64>)>,
+    pending: VecDeque<(u64, Config, Range<u64>)>,
+    /// The partial sides of each side of the first pending configurations, where a batch
+    /// counted them and did not keep them.
+    known: VecDeque<[u32; 2]>,
+    /// Partial sides and configurations counted so far: their mean sizes the next batch.
+    partials_seen: u64,
+    configs_seen: u64,
 }
 
 impl Run<'_> {
+    /// Configurations to count the partial sides of for the next batch: those known to fit
+    /// (when the known ones do not all fit, exactly those), else the known ones and as many
+    /// more as the mean so far says will fit, and a tenth more.
+    fn batch_size(&self) -> usize {
+        let most = self.pending.len().min(self.kernels.max_configs());
+        let room = self.kernels.max_partials() as u64;
+        let mut sum = 0u64;
+        for (c, sides) in self.known.iter().enumerate() {
+            sum += u64::from(sides[0]) + u64::from(sides[1]);
+            if sum > room {
+                return c.max(1);
+            }
+        }
+        if self.configs_seen == 0 {
+            return most;
+        }
+        let mean = self.partials_seen.div_ceil(self.configs_seen).max(1);
+        let more = (room - sum) / mean;
+        (self.known.len() + (more + more / 10 + 1) as usize).min(most)
+    }
+
     /// Counts the first pending configurations, as many as the kernels' buffers hold (at
     /// least one), and takes them off the list; `Ok(false)` when `control` said stop.
     fn batch(&mut self) -> Result<bool, GpuError> {
@@ -172,16 +247,16 @@ impl Run<'_> {
             return Ok(false);
         }
         let shape = *self.kernels.shape();
-        let count = self.pending.len().min(self.kernels.max_configs());
+        let count = self.batch_size();
         let mut tables = Vec::with_capacity(count * shape.config_words);
-        for (_, config, _) in &self.pending[..count] {
+        for (_, config, _) in self.pending.iter().take(count) {
             shape.push_tables(self.plan.band(), config, &mut tables);
         }
         let Some(totals) = self.kernels.partial_totals(&tables, count)? else {
             self.stats.cut_dispatches += 1;
             return self.on_cpu(count);
         };
-        // Keep the configurations whose partial sides fit.
+        // Keep the configurations whose partial sides fit; remember the others' sizes.
         let mut kept = 0;
         let mut partials = 0usize;
         while kept < count {
@@ -199,11 +274,17 @@ impl Run<'_> {
                 most: self.kernels.max_partials() as u64 * PARTIAL_BYTES,
             });
         }
+        self.known.clear();
+        self.known
+            .extend((kept..count).map(|c| [totals[2 * c], totals[2 * c + 1]]));
+        self.stats.configs_probed_again += (count - kept) as u64;
+        self.partials_seen += totals.iter().map(|&t| u64::from(t)).sum::<u64>();
+        self.configs_seen += count as u64;
         // The batch table: per configuration its first item, its first row set, where its
         // sides' partial sides start, its mirror flag; then the number of items.
         let mut table = vec![0u32; (kept + 1) * BATCH_WORDS];
         let (mut items, mut base) = (0u64, 0u64);
-        for (c, (_, config, sets)) in self.pending[..kept].iter().enumerate() {
+        for (c, (_, config, sets)) in self.pending.iter().take(kept).enumerate() {
             let at = c * BATCH_WORDS;
             let counts = [u64::from(totals[2 * c]), u64::from(totals[2 * c + 1])];
             table[at] = items as u32;
@@ -217,81 +298,133 @@ impl Run<'_> {
         table[kept * BATCH_WORDS] = items as u32;
         if !self.kernels.write_partials(&table, kept, partials)? {
             self.stats.cut_dispatches += 1;
+            self.known.clear();
             return self.on_cpu(kept);
         }
         self.stats.batches += 1;
         self.stats.configs += kept as u64;
         let batch: Vec<(u64, Config, Range<u64>)> = self.pending.drain(..kept).collect();
-        // The items, a dispatch at a time; the results summed per configuration.
-        let plan = self.plan;
-        let finish = |c: usize, tally: Tally, on_cpu: &mut Vec<u64>| {
-            let (_, config, _) = &batch[c];
-            let mut counted = tally.times(config.weight());
-            if !on_cpu.is_empty() {
-                counted = counted.plus(plan.count_units(config, on_cpu));
-                on_cpu.clear();
+        // The items, a few dispatches at a time; their sums kept per configuration.
+        let mut sums = vec![Tally::default(); kept];
+        let mut on_cpu: Vec<Vec<u64>> = vec![Vec::new(); kept];
+        if !self.pairs(&table, kept, items as u32, &batch, &mut sums, &mut on_cpu)? {
+            return Ok(false);
+        }
+        for ((sum, units), (_, config, _)) in sums.into_iter().zip(on_cpu).zip(&batch) {
+            let mut counted = sum.times(config.weight());
+            if !units.is_empty() {
+                counted = counted.plus(self.plan.count_units(config, &units));
             }
-            counted
+            self.total = self.total.plus(counted);
+        }
+        Ok(true)
+    }
+
+    /// Counts the `items` items of a batch of `kept` configurations (`table`: its batch
+    /// table) on the device, [`IN_FLIGHT`] dispatches at a time, into `sums` (per
+    /// configuration, not yet weighted), listing in `on_cpu` the units to count on the CPU;
+    /// `Ok(false)` when `control` said stop.
+    fn pairs(
+        &mut self,
+        table: &[u32],
+        kept: usize,
+        items: u32,
+        batch: &[(u64, Config, Range<u64>)],
+        sums: &mut [Tally],
+        on_cpu: &mut [Vec<u64>],
+    ) -> Result<bool, GpuError> {
+        let config_of = |k: u32| twin::config_of(table, kept, k);
+        // Ranges of items to count again (cut short by the device), and the next item.
+        let mut again: Vec<Range<u32>> = Vec::new();
+        let mut next = 0u32;
+        let mut flight: VecDeque<(Range<u32>, Instant)> = VecDeque::new();
+        let mut last_done = Instant::now();
+        let cpu_unit = |k: u32, on_cpu: &mut [Vec<u64>]| {
+            let c = config_of(k);
+            on_cpu[c].push(batch[c].2.start + u64::from(k - table[c * BATCH_WORDS]));
         };
-        let mut config = 0;
-        let mut tally = Tally::default();
-        let mut on_cpu: Vec<u64> = Vec::new();
-        let mut first = 0u32;
-        while first < items as u32 {
+        loop {
             if self.control.should_stop() {
                 return Ok(false);
             }
-            let most = self
-                .per_dispatch
-                .min(self.kernels.max_items() as u32)
-                .min(self.ceiling);
-            let last = (first + most).min(items as u32);
-            let started = Instant::now();
-            let counted = self.kernels.count_pairs(first..last)?;
-            self.stats.dispatches += 1;
-            let results = match counted {
-                Some(results) => {
-                    self.ceiling = self.ceiling.saturating_mul(2);
-                    results
-                }
-                None => {
-                    self.stats.cut_dispatches += 1;
-                    // Fewer items a workgroup, down to one; then these items on the CPU.
-                    let workgroups = self.kernels.pair_workgroups().unwrap_or(1) as u32;
-                    if last - first > workgroups {
-                        self.ceiling = ((last - first) / 2).max(workgroups);
-                        continue;
+            while flight.len() < IN_FLIGHT {
+                let most = self
+                    .per_dispatch
+                    .min(self.kernels.max_items() as u32)
+                    .min(self.ceiling)
+                    .max(1);
+                let range = if let Some(r) = again.pop() {
+                    if r.len() as u32 > most {
+                        again.push(r.start + most..r.end);
                     }
-                    vec![[0, CUT]; (last - first) as usize]
-                }
-            };
-            self.per_dispatch = next_dispatch(self.per_dispatch, started.elapsed());
-            for (k, [pairs, status]) in (first..last).zip(results) {
-                while config + 1 < kept && table[(config + 1) * BATCH_WORDS] <= k {
-                    self.total = self.total.plus(finish(config, tally, &mut on_cpu));
-                    tally = Tally::default();
-                    config += 1;
-                }
-                let (_, c, sets) = &batch[config];
-                if status != 0 {
-                    self.stats.units_on_cpu += 1;
-                    on_cpu.push(sets.start + u64::from(k - table[config * BATCH_WORDS]));
+                    r.start..r.end.min(r.start + most)
+                } else if next < items {
+                    let r = next..(next + most).min(items);
+                    next = r.end;
+                    r
                 } else {
-                    tally.add(u64::from(pairs) * if c.mirrored() { 2 } else { 1 });
-                }
+                    break;
+                };
+                let configs = config_of(range.start)..config_of(range.end - 1) + 1;
+                self.kernels.submit_pairs(range.clone(), configs)?;
+                self.stats.dispatches += 1;
+                flight.push_back((range, Instant::now()));
             }
-            self.control.add_done(u64::from(last - first));
-            first = last;
+            let Some((range, submitted)) = flight.pop_front() else {
+                return Ok(true);
+            };
+            let collected = self.kernels.collect_pairs()?;
+            // A dispatch's time: from when the device could start it (its submission, or the
+            // end of the one before it) to its end.
+            let now = Instant::now();
+            let took = now - submitted.max(last_done);
+            last_done = now;
+            let Some(tally) = collected else {
+                self.stats.cut_dispatches += 1;
+                // Fewer items a workgroup, down to one; then these items on the CPU.
+                let workgroups = self.kernels.pair_workgroups().unwrap_or(1) as u32;
+                let len = range.len() as u32;
+                if len > workgroups {
+                    self.ceiling = (len / 2).max(workgroups);
+                    again.push(range);
+                } else {
+                    for k in range.clone() {
+                        self.stats.units_on_cpu += 1;
+                        cpu_unit(k, on_cpu);
+                    }
+                    self.control.add_done(u64::from(len));
+                }
+                continue;
+            };
+            self.ceiling = self.ceiling.saturating_mul(2);
+            if self.kernels.fixed_items().is_none() {
+                self.per_dispatch = next_dispatch(self.per_dispatch, took);
+            }
+            if tally.done != range.len() as u32
+                || tally.sums.len() != tally.configs.len()
+                || tally.overflow.len() != tally.overflowed as usize
+            {
+                return Err(GpuError::Failed(format!(
+                    "the device finished {} of the {} units of a dispatch",
+                    tally.done,
+                    range.len()
+                )));
+            }
+            for (c, &sum) in tally.configs.clone().zip(&tally.sums) {
+                sums[c].add(sum);
+            }
+            for &k in &tally.overflow {
+                self.stats.units_on_cpu += 1;
+                cpu_unit(k, on_cpu);
+            }
+            self.control.add_done(range.len() as u64);
         }
-        self.total = self.total.plus(finish(config, tally, &mut on_cpu));
-        self.stats.kernel_seconds = self.kernels.kernel_seconds();
-        self.stats.pair_workgroups = self.kernels.pair_workgroups();
-        Ok(true)
     }
 
     /// Counts the first `count` pending configurations on the CPU, whole, and takes them off
     /// the list: the device cut the search of their partial sides short.
     fn on_cpu(&mut self, count: usize) -> Result<bool, GpuError> {
+        self.known.clear();
         for (_, config, sets) in self.pending.drain(..count) {
             if self.control.should_stop() {
                 return Ok(false);
@@ -340,6 +473,8 @@ pub(crate) struct Twin {
     configs: usize,
     max_configs: usize,
     max_partials: usize,
+    /// The sums of the dispatches submitted and not collected.
+    flight: VecDeque<PairTally>,
 }
 
 #[cfg(test)]
@@ -357,6 +492,23 @@ impl Twin {
             configs: 0,
             max_configs,
             max_partials,
+            flight: VecDeque::new(),
+        }
+    }
+
+    /// Each item's pairs and status (see [`twin::count_pairs`]).
+    pub(crate) fn count_pairs(&self, items: Range<u32>) -> Vec<[u32; 2]> {
+        twin::count_pairs(&self.shape, &self.inputs(), items)
+    }
+
+    fn inputs(&self) -> twin::PairInputs<'_> {
+        twin::PairInputs {
+            tables: &self.tables,
+            counts: &self.counts,
+            starts: &self.starts,
+            batch: &self.batch,
+            partials: &self.partials,
+            configs: self.configs,
         }
     }
 }
@@ -410,16 +562,21 @@ impl Kernels for Twin {
         Ok(true)
     }
 
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
-        let input = twin::PairInputs {
-            tables: &self.tables,
-            counts: &self.counts,
-            starts: &self.starts,
-            batch: &self.batch,
-            partials: &self.partials,
-            configs: self.configs,
-        };
-        Ok(Some(twin::count_pairs(&self.shape, &input, items)))
+    fn submit_pairs(
+        &mut self,
+        items: Range<u32>,
+        configs: Range<usize>,
+    ) -> Result<(), GpuError> {
+        assert!(self.flight.len() < IN_FLIGHT, "more dispatches in flight than allowed");
+        let results = self.count_pairs(items.clone());
+        let tally = twin::tally_pairs(&self.inputs(), items, &results);
+        assert_eq!(tally.configs, configs, "the host's configurations of the items");
+        self.flight.push_back(tally);
+        Ok(())
+    }
+
+    fn collect_pairs(&mut self) -> Result<Option<PairTally>, GpuError> {
+        Ok(self.flight.pop_front())
     }
 }
 
@@ -530,12 +687,19 @@ mod tests {
         ) -> Result<bool, GpuError> {
             self.twin.write_partials(batch, configs, total)
         }
-        fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
+        fn submit_pairs(
+            &mut self,
+            items: Range<u32>,
+            configs: Range<usize>,
+        ) -> Result<(), GpuError> {
             self.dispatches += 1;
             if self.dispatches == self.fail_at {
                 return Err(GpuError::Failed("device lost".to_string()));
             }
-            self.twin.count_pairs(items)
+            self.twin.submit_pairs(items, configs)
+        }
+        fn collect_pairs(&mut self) -> Result<Option<PairTally>, GpuError> {
+            self.twin.collect_pairs()
         }
     }
 
@@ -548,6 +712,8 @@ mod tests {
         search_every: usize,
         items_a_workgroup: u32,
         stubborn: u32,
+        /// Per dispatch in flight, whether it is cut short.
+        cut: VecDeque<bool>,
     }
 
     impl Cutting {
@@ -587,14 +753,25 @@ mod tests {
             let written = self.twin.write_partials(batch, configs, total)?;
             Ok(written && !self.search_cut())
         }
-        fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
+        fn submit_pairs(
+            &mut self,
+            items: Range<u32>,
+            configs: Range<usize>,
+        ) -> Result<(), GpuError> {
             let workgroups = self.pair_workgroups().unwrap() as u32;
-            if items.len() as u32 > workgroups * self.items_a_workgroup
-                || items.contains(&self.stubborn)
-            {
-                return Ok(None);
-            }
-            self.twin.count_pairs(items)
+            self.cut.push_back(
+                items.len() as u32 > workgroups * self.items_a_workgroup
+                    || items.contains(&self.stubborn),
+            );
+            self.twin.submit_pairs(items, configs)
+        }
+        fn collect_pairs(&mut self) -> Result<Option<PairTally>, GpuError> {
+            let tally = self.twin.collect_pairs()?;
+            Ok(if self.cut.pop_front() == Some(true) {
+                None
+            } else {
+                tally
+            })
         }
         fn pair_workgroups(&self) -> Option<usize> {
             Some(4)
@@ -616,6 +793,7 @@ mod tests {
                 search_every,
                 items_a_workgroup,
                 stubborn,
+                cut: VecDeque::new(),
             };
             let (tally, stats) = count_whole(&mut kernels, &plan);
             assert_eq!(tally.count, A000170[n - 6], "n = {n}");

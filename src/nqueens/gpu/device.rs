@@ -1,69 +1,15 @@
-//! The device: choosing an adapter, and the kernels of one band on it (their pipelines and
-//! buffers, made once and reused for every batch).
+//! The device: choosing an adapter, opening it, and the few things done on it outside the
+//! kernels (buffers, waits, reads). The kernels of a band on it are `kernels.rs`'s.
 
 use std::fmt;
-use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use wgpu::util::DeviceExt;
-
 use super::GpuError;
-use super::counter::{KernelSeconds, Kernels};
-use super::layout::{self, BATCH_WORDS, PARTIAL_BYTES, SEARCH_WORKGROUP, Shape, TILE, WORKGROUP};
+use super::kernels::{BandKernels, SCRATCH, WORKGROUP_MEMORY};
+use super::layout::{Tuning, WORKGROUP};
+use super::tuning::Options;
 use crate::nqueens::band::Band;
-
-/// The kernels' shared code, compiled before each of them.
-const COMMON: &str = include_str!("common.wgsl");
-const PARTIALS: &str = include_str!("partials.wgsl");
-const SCAN: &str = include_str!("scan.wgsl");
-const PAIRS: &str = include_str!("pairs.wgsl");
-
-/// Workgroup memory the pairing kernel needs: a tile of footprints, its bit planes and its
-/// tables, and a few hundred bytes more.
-const WORKGROUP_MEMORY: u32 = (TILE as u32) * 8 + 640 * 4 + 4096 * 4 + 1024;
-
-/// Footprints each list of the pairing kernel holds (a unit with a longer list is counted
-/// again on the CPU): at N = 21 the longest lists seen hold about 6,000.
-const SCRATCH: usize = 16_384;
-
-/// Workgroups of the pairing kernel on a GPU (enough to fill the largest), and on a
-/// software device.
-const PAIR_WORKGROUPS: usize = 1024;
-const SOFTWARE_PAIR_WORKGROUPS: usize = 16;
-
-/// The environment variable that sets the pairing kernel's workgroups instead (for tuning on
-/// a new GPU; each takes `2 x SCRATCH` footprints of the device's memory), and its largest
-/// value.
-pub const WORKGROUPS_VARIABLE: &str = "CHESS_PUZZLES_GPU_WORKGROUPS";
-const MOST_PAIR_WORKGROUPS: usize = 65_535;
-
-/// The pairing kernel's workgroups that `value` (the variable's, if set) asks for.
-fn workgroups_asked(value: Option<&std::ffi::OsStr>) -> Result<Option<usize>, GpuError> {
-    let Some(value) = value else {
-        return Ok(None);
-    };
-    match value.to_str().and_then(|v| v.parse::<usize>().ok()) {
-        Some(n) if (1..=MOST_PAIR_WORKGROUPS).contains(&n) => Ok(Some(n)),
-        _ => Err(GpuError::Setting(format!(
-            "{WORKGROUPS_VARIABLE} must be a whole number from 1 to {MOST_PAIR_WORKGROUPS}, \
-             found {value:?}"
-        ))),
-    }
-}
-
-/// Configurations a batch holds at most, and bytes of the buffers sized by them.
-const MAX_BATCH: usize = 4096;
-const BATCH_BUFFER_BYTES: u64 = 64 << 20;
-
-/// Bytes of the partial sides' buffer to begin with (it grows when a batch needs more).
-const FIRST_PARTIALS_BYTES: u64 = 64 << 20;
-
-/// Items of one dispatch of the pairing kernel at most.
-const MAX_ITEMS: usize = 1 << 20;
-
-/// Iterations of the kernels' last loop (`check_loops` in common.wgsl).
-const CANARY: u32 = 2;
 
 /// How long a dispatch may take before the device is given up as hung.
 const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -121,8 +67,10 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     limits: wgpu::Limits,
-    /// The pairing kernel's workgroups, where `WORKGROUPS_VARIABLE` sets them.
-    pair_workgroups: Option<usize>,
+    /// The kernels' choices.
+    tuning: Tuning,
+    /// Seconds spent waiting for the device.
+    waited: Mutex<f64>,
     /// The first error the device reported outside a check of ours, or its loss.
     failure: Arc<Mutex<Option<String>>>,
 }
@@ -198,10 +146,17 @@ fn nothing_found() -> String {
 }
 
 impl Gpu {
-    /// Opens the best adapter the system has (a discrete GPU first, a software device last)
-    /// that can run the kernels.
+    /// Opens the best GPU the system has that can run the kernels (a discrete GPU first), with
+    /// the options of the environment ([`Options::from_env`]): a software device only where
+    /// they allow it.
     pub fn open() -> Result<Gpu, GpuError> {
-        let pair_workgroups = workgroups_asked(std::env::var_os(WORKGROUPS_VARIABLE).as_deref())?;
+        Gpu::open_with(&Options::from_env()?)
+    }
+
+    /// Opens the best adapter the system has that can run the kernels and `options` allow (a
+    /// discrete GPU first, a software device last and only if allowed), its kernels made
+    /// with `options.tuning`.
+    pub fn open_with(options: &Options) -> Result<Gpu, GpuError> {
         let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
         descriptor.backends = wgpu::Backends::PRIMARY;
         let instance = wgpu::Instance::new(descriptor);
@@ -211,8 +166,13 @@ impl Gpu {
         }
         adapters.sort_by_key(|a| preference(&a.get_info()));
         let mut refused = Vec::new();
+        let mut software = Vec::new();
         for adapter in adapters {
             let info = Adapter::of(&adapter.get_info());
+            if info.software && !options.allow_software {
+                software.push(info.to_string());
+                continue;
+            }
             let limits = adapter.limits();
             if let Some(why) = unsuitable(&limits) {
                 refused.push(format!("{info}: {why}"));
@@ -242,17 +202,31 @@ impl Gpu {
                         device,
                         queue,
                         limits,
-                        pair_workgroups,
+                        tuning: options.tuning,
+                        waited: Mutex::new(0.0),
                         failure,
                     });
                 }
                 Err(e) => refused.push(format!("{info}: {e}")),
             }
         }
+        if refused.is_empty() {
+            return Err(GpuError::NoDevice(format!(
+                "only a software device, which runs the kernels on the CPU (far slower than \
+                 the CPU count): {}; count on it with --allow-software or {}=1",
+                software.join(", "),
+                super::tuning::ALLOW_SOFTWARE_VARIABLE
+            )));
+        }
         Err(GpuError::NoDevice(format!(
             "no adapter can run the kernels: {}",
             refused.join("; ")
         )))
+    }
+
+    /// The kernels' choices this device was opened with.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
     }
 
     /// The adapter counting.
@@ -262,23 +236,40 @@ impl Gpu {
 
     /// The kernels of `band` on this device.
     pub(crate) fn kernels(&self, band: &Band) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, SCRATCH, None)
+        BandKernels::new(self, band, SCRATCH, &self.tuning)
     }
 
-    /// The kernels of `band`, their lists holding `scratch` footprints, the pairing kernel
-    /// run on `workgroups` workgroups (or as many as for a count).
+    /// The kernels of `band`, their lists holding `scratch` footprints, made with `tuning`.
     #[cfg(test)]
     pub(crate) fn kernels_with(
         &self,
         band: &Band,
         scratch: usize,
-        workgroups: Option<usize>,
+        tuning: &Tuning,
     ) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, scratch, workgroups)
+        BandKernels::new(self, band, scratch, tuning)
+    }
+
+    /// The device and queue, for the kernels.
+    pub(crate) fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub(crate) fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    pub(crate) fn limits(&self) -> &wgpu::Limits {
+        &self.limits
+    }
+
+    /// Seconds spent waiting for the device so far.
+    pub(crate) fn waited(&self) -> f64 {
+        *self.waited.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// An error the device reported since the last check, if any.
-    fn check(&self) -> Result<(), GpuError> {
+    pub(crate) fn check(&self) -> Result<(), GpuError> {
         match self
             .failure
             .lock()
@@ -292,17 +283,25 @@ impl Gpu {
 
     /// Waits for everything submitted so far.
     fn wait(&self) -> Result<(), GpuError> {
+        self.wait_for(None)
+    }
+
+    /// Waits for the submission `index` (and those before it), or all so far.
+    pub(crate) fn wait_for(&self, index: Option<wgpu::SubmissionIndex>) -> Result<(), GpuError> {
+        let started = std::time::Instant::now();
         let poll = self.device.poll(wgpu::PollType::Wait {
-            submission_index: None,
+            submission_index: index,
             timeout: Some(DISPATCH_TIMEOUT),
         });
+        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) +=
+            started.elapsed().as_secs_f64();
         self.check()?;
         poll.map(|_| ())
             .map_err(|e| GpuError::Failed(format!("waiting for the GPU: {e}")))
     }
 
     /// A buffer of `bytes` bytes, or the device's refusal.
-    fn buffer(
+    pub(crate) fn buffer(
         &self,
         label: &str,
         bytes: u64,
@@ -325,7 +324,7 @@ impl Gpu {
 
     /// Copies the first `words` words of `source` back to the host through `readback`.
     #[cfg(test)]
-    fn read(
+    pub(crate) fn read(
         &self,
         source: &wgpu::Buffer,
         readback: &wgpu::Buffer,
@@ -337,7 +336,7 @@ impl Gpu {
 
     /// Copies the first words of each buffer of `parts` back to the host, one after the other
     /// through `readback`, in one submission.
-    fn read_parts(
+    pub(crate) fn read_parts(
         &self,
         parts: &[(&wgpu::Buffer, usize)],
         readback: &wgpu::Buffer,
@@ -394,473 +393,10 @@ impl Gpu {
 }
 
 /// Keeps the first failure the device reports.
-fn record(sink: &Mutex<Option<String>>, message: String) {
+pub(crate) fn record(sink: &Mutex<Option<String>>, message: String) {
     let mut slot = sink.lock().unwrap_or_else(|e| e.into_inner());
     if slot.is_none() {
         *slot = Some(message);
     }
 }
 
-/// A workgroup grid of at least `count` workgroups, in two dimensions when one holds too few.
-fn grid(count: usize) -> (u32, u32) {
-    let x = count.clamp(1, 65_535);
-    (x as u32, count.div_ceil(x).max(1) as u32)
-}
-
-/// The steps of a batch, as they are timed: the search of the partial sides (counting, then
-/// writing them), the scan, the pairs.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-enum Step {
-    Count = 0,
-    Scan = 1,
-    Write = 2,
-    Pairs = 3,
-}
-
-/// Timestamps around each dispatch, where the adapter has them: per step, the begin and end
-/// of its last dispatch, resolved into `resolved` and added up at the next read.
-struct Timer {
-    queries: wgpu::QuerySet,
-    resolved: wgpu::Buffer,
-    /// Per step, whether its last dispatch's times are not added up yet.
-    pending: [bool; 4],
-    /// Per step, seconds so far.
-    seconds: [f64; 4],
-    /// Nanoseconds per tick.
-    period: f64,
-}
-
-/// The pipelines and buffers of one band's kernels on a [`Gpu`].
-pub(crate) struct BandKernels<'g> {
-    gpu: &'g Gpu,
-    shape: Shape,
-    count_partials: wgpu::ComputePipeline,
-    write_partials: wgpu::ComputePipeline,
-    scan: wgpu::ComputePipeline,
-    pairs: wgpu::ComputePipeline,
-    params: wgpu::Buffer,
-    tables: wgpu::Buffer,
-    binomial: wgpu::Buffer,
-    counts: wgpu::Buffer,
-    starts: wgpu::Buffer,
-    totals: wgpu::Buffer,
-    batch: wgpu::Buffer,
-    partials: wgpu::Buffer,
-    scratch: wgpu::Buffer,
-    results: wgpu::Buffer,
-    /// The word the kernels set when the device cut their loops short (`check_loops`).
-    cut: wgpu::Buffer,
-    readback: wgpu::Buffer,
-    /// Partial sides the buffer holds now, and at most.
-    partial_capacity: usize,
-    partial_most: usize,
-    max_configs: usize,
-    pair_workgroups: usize,
-    configs: usize,
-    timer: Option<Timer>,
-}
-
-impl<'g> BandKernels<'g> {
-    fn new(
-        gpu: &'g Gpu,
-        band: &Band,
-        scratch: usize,
-        workgroups: Option<usize>,
-    ) -> Result<BandKernels<'g>, GpuError> {
-        let device = &gpu.device;
-        let limits = &gpu.limits;
-        let binding = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        let shape = Shape::new(band, scratch);
-        let pair_workgroups = workgroups
-            .or(gpu.pair_workgroups)
-            .unwrap_or(if gpu.adapter.software {
-                SOFTWARE_PAIR_WORKGROUPS
-            } else {
-                PAIR_WORKGROUPS
-            })
-            .min((binding / (16 * scratch as u64)) as usize)
-            .max(1);
-        let batch_bytes = BATCH_BUFFER_BYTES.min(binding);
-        let max_configs = MAX_BATCH
-            .min((batch_bytes / (8 * shape.groups as u64)) as usize)
-            .min((batch_bytes / (4 * shape.config_words as u64)) as usize)
-            .max(1);
-        let partial_most = (binding / PARTIAL_BYTES) as usize;
-        let partial_capacity = (FIRST_PARTIALS_BYTES.min(binding) / PARTIAL_BYTES) as usize;
-        let storage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_DST
-            | wgpu::BufferUsages::COPY_SRC;
-        let words = |n: usize| (n * 4) as u64;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let constants = shape.constants();
-        let pipeline = |source: &str, entry: &str| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(entry),
-                source: wgpu::ShaderSource::Wgsl(format!("{COMMON}\n{source}").into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
-            })
-        };
-        let count_partials = pipeline(PARTIALS, "count_partials");
-        let write_partials = pipeline(PARTIALS, "write_partials");
-        let scan = pipeline(SCAN, "scan");
-        let pairs = pipeline(PAIRS, "count_pairs");
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::Failed(format!("the kernels do not compile: {e}")));
-        }
-        let binomial = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("binomial"),
-            contents: &layout::binomials()
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect::<Vec<u8>>(),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let segments = 2 * max_configs;
-        let kernels = BandKernels {
-            gpu,
-            shape,
-            count_partials,
-            write_partials,
-            scan,
-            pairs,
-            params: gpu.buffer(
-                "params",
-                16,
-                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            )?,
-            tables: gpu.buffer("tables", words(max_configs * shape.config_words), storage)?,
-            binomial,
-            counts: gpu.buffer("counts", words(segments * shape.groups), storage)?,
-            starts: gpu.buffer("starts", words(segments * shape.groups), storage)?,
-            totals: gpu.buffer("totals", words(segments), storage)?,
-            batch: gpu.buffer("batch", words((max_configs + 1) * BATCH_WORDS), storage)?,
-            partials: gpu.buffer("partials", partial_capacity as u64 * PARTIAL_BYTES, storage)?,
-            scratch: gpu.buffer(
-                "scratch",
-                (pair_workgroups * 2 * scratch * 8) as u64,
-                wgpu::BufferUsages::STORAGE,
-            )?,
-            results: gpu.buffer("results", (MAX_ITEMS * 8) as u64, storage)?,
-            cut: gpu.buffer("cut", 16, storage)?,
-            // The largest read: a dispatch's results (or the totals), the word of cut loops
-            // and the timestamps.
-            readback: gpu.buffer(
-                "readback",
-                words((2 * MAX_ITEMS).max(segments) + 1) + 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            )?,
-            partial_capacity,
-            partial_most,
-            max_configs,
-            pair_workgroups,
-            configs: 0,
-            timer: gpu
-                .device
-                .features()
-                .contains(wgpu::Features::TIMESTAMP_QUERY)
-                .then(|| Timer {
-                    queries: device.create_query_set(&wgpu::QuerySetDescriptor {
-                        label: Some("timestamps"),
-                        ty: wgpu::QueryType::Timestamp,
-                        count: 8,
-                    }),
-                    resolved: device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("timestamps"),
-                        size: 4 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT,
-                        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                        mapped_at_creation: false,
-                    }),
-                    pending: [false; 4],
-                    seconds: [0.0; 4],
-                    period: f64::from(gpu.queue.get_timestamp_period()),
-                }),
-        };
-        gpu.check()?;
-        Ok(kernels)
-    }
-
-    /// The first `words` words of the buffer `name`, read back (for the tests).
-    #[cfg(test)]
-    pub(crate) fn read_for_tests(&self, name: &str, words: usize) -> Vec<u32> {
-        let buffer = match name {
-            "counts" => &self.counts,
-            "starts" => &self.starts,
-            "partials" => &self.partials,
-            "results" => &self.results,
-            _ => panic!("no buffer {name}"),
-        };
-        let readback = self
-            .gpu
-            .buffer(
-                "test readback",
-                (words * 4) as u64,
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            )
-            .unwrap();
-        self.gpu.read(buffer, &readback, words).unwrap()
-    }
-
-    /// Writes the parameters of the next dispatches.
-    fn set_params(&self, configs: usize, items: Range<u32>) {
-        let words = [configs as u32, items.start, items.end - items.start, CANARY];
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.gpu.queue.write_buffer(&self.params, 0, &bytes);
-    }
-
-    /// The buffers of the search at their bindings.
-    fn search_buffers(&self) -> [(u32, &wgpu::Buffer); 8] {
-        [
-            (0, &self.params),
-            (1, &self.tables),
-            (2, &self.binomial),
-            (3, &self.counts),
-            (4, &self.starts),
-            (5, &self.batch),
-            (6, &self.partials),
-            (9, &self.cut),
-        ]
-    }
-
-    /// Runs `pipeline` on `groups` workgroups with `buffers` at their bindings, after clearing
-    /// `counts` if `clear` and the word of cut loops (but for the scan); timed as `step`.
-    fn dispatch(
-        &self,
-        step: Step,
-        pipeline: &wgpu::ComputePipeline,
-        buffers: &[(u32, &wgpu::Buffer)],
-        groups: (u32, u32),
-        clear: bool,
-    ) {
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
-            .map(|&(binding, b)| wgpu::BindGroupEntry {
-                binding,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        let bind = self
-            .gpu
-            .device
-            .create_bind_group(&wgpu::BindGroupDescriptor {
-                label: None,
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
-        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        if clear {
-            encoder.clear_buffer(&self.counts, 0, None);
-        }
-        if step != Step::Scan {
-            // The scan keeps the count pass's word: the totals are read after both.
-            encoder.clear_buffer(&self.cut, 0, None);
-        }
-        let index = step as u32 * 2;
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: None,
-                timestamp_writes: self
-                    .timer
-                    .as_ref()
-                    .map(|t| wgpu::ComputePassTimestampWrites {
-                        query_set: &t.queries,
-                        beginning_of_pass_write_index: Some(index),
-                        end_of_pass_write_index: Some(index + 1),
-                    }),
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        if let Some(t) = &self.timer {
-            // Each step's two timestamps at their own aligned place.
-            let at = step as u64 * wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT;
-            encoder.resolve_query_set(&t.queries, index..index + 2, &t.resolved, at);
-        }
-        self.gpu.queue.submit([encoder.finish()]);
-    }
-
-    /// Notes that `step` ran: its times are added up at the next read.
-    fn ran(&mut self, step: Step) {
-        if let Some(t) = &mut self.timer {
-            t.pending[step as usize] = true;
-        }
-    }
-
-    /// Reads the first `words` words of `source` back, and adds up the times of the steps
-    /// dispatched since the last read; `None` when a kernel of the last dispatch had its
-    /// loops cut short by the device (`check_loops`), so that what it computed is wrong.
-    fn read_checked(
-        &mut self,
-        source: &wgpu::Buffer,
-        words: usize,
-    ) -> Result<Option<Vec<u32>>, GpuError> {
-        let stride = (wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT / 4) as usize;
-        let mut parts = vec![(source, words), (&self.cut, 1)];
-        if let Some(timer) = &self.timer {
-            parts.push((&timer.resolved, 4 * stride));
-        }
-        let mut read = self.gpu.read_parts(&parts, &self.readback)?.into_iter();
-        let (values, cut) = (
-            read.next().unwrap_or_default(),
-            read.next().unwrap_or_default(),
-        );
-        if let (Some(timer), Some(stamps)) = (&mut self.timer, read.next()) {
-            for (step, pending) in timer.pending.iter_mut().enumerate() {
-                if std::mem::take(pending) {
-                    let tick = |i: usize| {
-                        let at = step * stride + 2 * i;
-                        u64::from(stamps[at]) | u64::from(stamps[at + 1]) << 32
-                    };
-                    let ticks = tick(1).saturating_sub(tick(0));
-                    timer.seconds[step] += ticks as f64 * timer.period * 1e-9;
-                }
-            }
-        }
-        Ok((cut.first() == Some(&0)).then_some(values))
-    }
-}
-
-impl Kernels for BandKernels<'_> {
-    fn shape(&self) -> &Shape {
-        &self.shape
-    }
-
-    fn max_configs(&self) -> usize {
-        self.max_configs
-    }
-
-    fn max_partials(&self) -> usize {
-        self.partial_most
-    }
-
-    fn max_items(&self) -> usize {
-        MAX_ITEMS
-    }
-
-    fn partial_totals(
-        &mut self,
-        tables: &[u32],
-        configs: usize,
-    ) -> Result<Option<Vec<u32>>, GpuError> {
-        let bytes: Vec<u8> = tables.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.gpu.queue.write_buffer(&self.tables, 0, &bytes);
-        self.set_params(configs, 0..0);
-        let threads = 2 * configs * self.shape.prefixes;
-        self.dispatch(
-            Step::Count,
-            &self.count_partials,
-            &self.search_buffers(),
-            grid(threads.div_ceil(SEARCH_WORKGROUP)),
-            true,
-        );
-        self.ran(Step::Count);
-        self.dispatch(
-            Step::Scan,
-            &self.scan,
-            &[
-                (0, &self.params),
-                (3, &self.counts),
-                (4, &self.starts),
-                (5, &self.totals),
-                (9, &self.cut),
-            ],
-            grid(2 * configs),
-            false,
-        );
-        self.ran(Step::Scan);
-        let totals = self.totals.clone();
-        self.read_checked(&totals, 2 * configs)
-    }
-
-    fn write_partials(
-        &mut self,
-        batch: &[u32],
-        configs: usize,
-        total: usize,
-    ) -> Result<bool, GpuError> {
-        if total > self.partial_most {
-            return Err(GpuError::TooLarge {
-                needed: total as u64 * PARTIAL_BYTES,
-                most: self.partial_most as u64 * PARTIAL_BYTES,
-            });
-        }
-        if total > self.partial_capacity {
-            let capacity = total.max(2 * self.partial_capacity).min(self.partial_most);
-            let storage = wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC;
-            self.partials =
-                self.gpu
-                    .buffer("partials", capacity as u64 * PARTIAL_BYTES, storage)?;
-            self.partial_capacity = capacity;
-        }
-        let bytes: Vec<u8> = batch.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.gpu.queue.write_buffer(&self.batch, 0, &bytes);
-        self.configs = configs;
-        self.set_params(configs, 0..0);
-        let threads = 2 * configs * self.shape.prefixes;
-        self.dispatch(
-            Step::Write,
-            &self.write_partials,
-            &self.search_buffers(),
-            grid(threads.div_ceil(SEARCH_WORKGROUP)),
-            true,
-        );
-        self.ran(Step::Write);
-        let cut = self.cut.clone();
-        Ok(self.read_checked(&cut, 0)?.is_some())
-    }
-
-    fn pair_workgroups(&self) -> Option<usize> {
-        Some(self.pair_workgroups)
-    }
-
-    fn kernel_seconds(&self) -> Option<KernelSeconds> {
-        self.timer.as_ref().map(|t| KernelSeconds {
-            search: t.seconds[Step::Count as usize] + t.seconds[Step::Write as usize],
-            scan: t.seconds[Step::Scan as usize],
-            pairs: t.seconds[Step::Pairs as usize],
-        })
-    }
-
-    fn count_pairs(&mut self, items: Range<u32>) -> Result<Option<Vec<[u32; 2]>>, GpuError> {
-        let n = (items.end - items.start) as usize;
-        self.set_params(self.configs, items);
-        let buffers = [
-            &self.params,
-            &self.tables,
-            &self.binomial,
-            &self.counts,
-            &self.starts,
-            &self.batch,
-            &self.partials,
-            &self.scratch,
-            &self.results,
-        ];
-        let mut entries: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
-        entries.push((9, &self.cut));
-        self.dispatch(
-            Step::Pairs,
-            &self.pairs,
-            &entries,
-            (self.pair_workgroups.min(n.max(1)) as u32, 1),
-            false,
-        );
-        self.ran(Step::Pairs);
-        let results = self.results.clone();
-        let words = self.read_checked(&results, 2 * n)?;
-        Ok(words.map(|words| words.chunks_exact(2).map(|w| [w[0], w[1]]).collect()))
-    }
-}

@@ -62,6 +62,70 @@ pub const WORKGROUP: usize = 256;
 /// Threads of a workgroup of the partial-side search.
 pub const SEARCH_WORKGROUP: usize = 64;
 
+/// Footprints a tile's word of 32 takes in workgroup memory with [`Tables::Padded`].
+pub const PADDED: usize = 33;
+
+/// A dispatch's own words (`tally` in the kernels), cleared before it: the flag of loops cut
+/// short by the device.
+pub const TALLY_CUT: usize = 0;
+/// The next item the pairing kernel's workgroups take ([`Work::Queue`]).
+pub const TALLY_NEXT: usize = 1;
+/// The items the pairing kernel finished.
+pub const TALLY_DONE: usize = 2;
+/// The items whose lists outgrew the scratch, and where the first [`OVERFLOW_SLOTS`] of them
+/// are.
+pub const TALLY_OVERFLOW: usize = 3;
+/// A word that stays 0, which the kernels' check of their loops reads (`check_loops`).
+pub const TALLY_ZERO: usize = 4;
+/// Where the items whose lists outgrew the scratch are listed.
+pub const OVERFLOW_LIST: usize = 5;
+/// Items of that list.
+pub const OVERFLOW_SLOTS: usize = 256;
+/// Where each configuration's sum of pairs starts (two words each, low and high).
+pub const TALLY_SUMS: usize = OVERFLOW_LIST + OVERFLOW_SLOTS;
+
+/// How the pairing kernel builds its bit planes and mask tables in workgroup memory (see
+/// `pairs.wgsl`).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+pub enum Tables {
+    /// A thread per plane word reading its word's 32 footprints (lanes 256 bytes apart, one
+    /// bank), a thread per table of 32 masks built one from another (lanes 128 bytes apart,
+    /// one bank): the layout first written.
+    Strided,
+    /// The tile padded to 33 footprints a word, the planes indexed plane-fastest and a thread
+    /// per mask: no two lanes of a warp in one bank.
+    #[default]
+    Padded,
+}
+
+/// How the pairing kernel's workgroups take the items of a dispatch.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+pub enum Work {
+    /// Workgroup `g` of `G` takes items `g`, `g + G`, ...
+    Stride,
+    /// Each takes its next item from a counter on the device.
+    #[default]
+    Queue,
+}
+
+/// The choices only a GPU can settle, each selectable at run time and checked against the
+/// twin.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+pub struct Tuning {
+    /// The pairing kernel's tables.
+    pub tables: Tables,
+    /// How its workgroups take items.
+    pub work: Work,
+    /// Whether the kernels keep the shader compiler's run-time checks (indices clamped to
+    /// their arrays, loops bounded); off, the kernels are compiled as written.
+    pub checks: bool,
+    /// The pairing kernel's workgroups in flight (`None`: the device's default).
+    pub workgroups: Option<usize>,
+    /// Items of one dispatch of the pairing kernel at most (`None`: as many as a tenth of a
+    /// second takes, up to 2^20).
+    pub items: Option<u32>,
+}
+
 /// The constants of a band that every kernel is compiled with (WGSL `override`s).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Shape {
@@ -127,9 +191,12 @@ impl Shape {
         }
     }
 
-    /// The `override` constants of the kernels.
-    pub fn constants(&self) -> Vec<(&'static str, f64)> {
+    /// The `override` constants of the kernels, with the pairing kernel's choices of
+    /// `tuning`.
+    pub fn constants(&self, tuning: &Tuning) -> Vec<(&'static str, f64)> {
         [
+            ("TABLES", usize::from(tuning.tables == Tables::Padded)),
+            ("WORK", usize::from(tuning.work == Work::Queue)),
             ("ROWS", self.n),
             ("SIDE", self.side),
             ("GROUPS", self.groups),

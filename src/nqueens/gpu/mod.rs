@@ -30,9 +30,11 @@
 
 pub mod counter;
 mod device;
+mod kernels;
 pub mod layout;
 #[cfg(test)]
 mod tests;
+pub mod tuning;
 pub mod twin;
 
 use std::ops::Range;
@@ -42,6 +44,8 @@ use super::control::Control;
 
 pub use counter::{KernelSeconds, Stats};
 pub use device::{Adapter, Gpu};
+pub use layout::{Tables, Tuning, Work};
+pub use tuning::Options;
 
 /// The smallest board the GPU counts: the band's.
 pub const MIN_N: usize = band::MIN_N;

@@ -10,9 +10,34 @@
 // chunk of five footprint bits and per word of 32 footprints, a table of 32 masks (the
 // footprints with none of the bits a mask names); each west footprint ANDs one mask per
 // chunk and counts the ones, 32 pairs at a time.
+//
+// Each item's pairs are summed per configuration on the device (`tally`), so that a dispatch
+// returns a few words; an item whose lists outgrew the scratch is listed there instead, for
+// the CPU.
+//
+// Two choices are compiled in as constants, each checked against the twin (twin.rs), the
+// host choosing them at run time (`Tuning` in layout.rs):
+//
+// TABLES, how the bit planes and the mask tables are built in workgroup memory.
+//  0 (strided): a thread per plane word, reading the tile's 32 footprints of its word, and a
+//    thread per table of 32 masks, built one mask from the last. The threads of a warp differ
+//    in the word `j` and read `tile[32 j + i]`, 256 bytes apart, all in one bank; and write
+//    `masks[32 (16 c + j) + m]`, all in bank m: 16- to 32-way bank conflicts.
+//  1 (padded): the tile's words padded to 33 footprints, so that the footprint i of word j
+//    and of word j + 1 lie two banks apart; a thread per plane word with the plane index
+//    fastest (lanes read one footprint, a broadcast, and write consecutive words); a thread
+//    per mask (lanes of a warp share a chunk and word: five broadcast loads of the planes,
+//    then 32 consecutive words written). No two lanes of a warp touch two words of one bank.
+// WORK, how workgroups take items.
+//  0 (stride): workgroup g takes items g, g + G, g + 2G, ...
+//  1 (queue): each workgroup takes its next item from a counter in `tally` (an atomic add),
+//    so a workgroup done early takes more and the dispatch ends when the items do.
+// (Both are declared in common.wgsl, as every kernel is given every constant.)
 
 const TILE: u32 = 512u;
 const TILE_WORDS: u32 = 16u;
+// Footprints a tile's word takes in workgroup memory, padded.
+const PADDED: u32 = 33u;
 const MAX_PAIRS: u32 = 45u;
 
 @group(0) @binding(3) var<storage, read> counts: array<u32>;
@@ -24,6 +49,8 @@ const MAX_PAIRS: u32 = 45u;
 
 // The item being counted: configuration, west rows, east rows, whether it is counted.
 var<workgroup> item: vec4<u32>;
+// The item after it (thread 0 takes it, all read it).
+var<workgroup> next_k: u32;
 // Per pair of rows of the side being listed: where its group starts, its size, the rows (a,
 // b, and their places among the rows its group's partial sides leave open).
 var<workgroup> pair_start: array<u32, 45>;
@@ -33,7 +60,7 @@ var<workgroup> pair_prefix: array<u32, 46>;
 var<workgroup> list_len: atomic<u32>;
 var<workgroup> list_total: u32;
 var<workgroup> pairs_found: atomic<u32>;
-var<workgroup> tile: array<vec2<u32>, 512>;
+var<workgroup> tile: array<vec2<u32>, 528>;
 var<workgroup> planes: array<u32, 640>;
 var<workgroup> masks: array<u32, 4096>;
 
@@ -144,6 +171,96 @@ fn side_list(c: u32, side: u32, rows: u32, list: u32, lid: u32) -> u32 {
     return workgroupUniformLoad(&list_total);
 }
 
+// Where footprint i of word j of the tile is.
+fn tile_at(j: u32, i: u32) -> u32 {
+    if (TABLES == 1u) {
+        return j * PADDED + i;
+    }
+    return j * 32u + i;
+}
+
+// Where word j of the plane of footprint bit `bit` is.
+fn plane_at(bit: u32, j: u32) -> u32 {
+    if (TABLES == 1u) {
+        return j * FBITS + bit;
+    }
+    return bit * TILE_WORDS + j;
+}
+
+// Bit `bit` (below 64) of footprint f.
+fn footprint_bit(f: vec2<u32>, bit: u32) -> u32 {
+    // Both shifts by less than 32 (a larger shift is undefined in SPIR-V), one chosen.
+    return (select(f.y >> ((bit - 32u) & 31u), f.x >> (bit & 31u), bit < 32u)) & 1u;
+}
+
+// The bit planes of a tile of `words` words: word j of plane `bit` holds bit `bit` of the
+// tile's footprints 32 j to 32 j + 31.
+fn build_planes(words: u32, lid: u32) {
+    for (var q = lid; q < FBITS * words; q += 256u) {
+        var bit: u32;
+        var j: u32;
+        if (TABLES == 1u) {
+            j = q / FBITS;
+            bit = q % FBITS;
+        } else {
+            bit = q / words;
+            j = q % words;
+        }
+        var word = 0u;
+        for (var i = 0u; i < 32u; i += 1u) {
+            word |= footprint_bit(tile[tile_at(j, i)], bit) << i;
+        }
+        planes[plane_at(bit, j)] = word;
+    }
+}
+
+// The mask tables of a tile of `tn` footprints in `words` words: mask m of chunk c and word
+// j holds the footprints (of that word) with none of the bits 5c + t for the bits t of m.
+fn build_masks(tn: u32, words: u32, lid: u32) {
+    if (TABLES == 1u) {
+        for (var q = lid; q < CHUNKS * words * 32u; q += 256u) {
+            let m = q % 32u;
+            let c = (q / 32u) / words;
+            let j = (q / 32u) % words;
+            let rest = tn - 32u * j;
+            var mask = 0xffffffffu;
+            if (rest < 32u) {
+                mask = (1u << rest) - 1u;
+            }
+            for (var t = 0u; t < 5u; t += 1u) {
+                let b = 5u * c + t;
+                if (b < FBITS) {
+                    let plane = planes[plane_at(b, j)];
+                    if (((m >> t) & 1u) != 0u) {
+                        mask &= ~plane;
+                    }
+                }
+            }
+            masks[(c * TILE_WORDS + j) * 32u + m] = mask;
+        }
+        return;
+    }
+    for (var q = lid; q < CHUNKS * words; q += 256u) {
+        let c = q / words;
+        let j = q % words;
+        let rest = tn - 32u * j;
+        let at = (c * TILE_WORDS + j) * 32u;
+        var valid = 0xffffffffu;
+        if (rest < 32u) {
+            valid = (1u << rest) - 1u;
+        }
+        masks[at] = valid;
+        for (var m = 1u; m < 32u; m += 1u) {
+            let b = 5u * c + countTrailingZeros(m);
+            var plane = 0u;
+            if (b < FBITS) {
+                plane = planes[plane_at(b, j)];
+            }
+            masks[at + m] = masks[at + (m & (m - 1u))] & ~plane;
+        }
+    }
+}
+
 // Adds to `pairs_found` the pairs of the w lists and e lists with disjoint footprints.
 fn pair(w: u32, wn: u32, e: u32, en: u32, lid: u32) {
     var count = 0u;
@@ -151,49 +268,16 @@ fn pair(w: u32, wn: u32, e: u32, en: u32, lid: u32) {
         let tn = min(TILE, en - t0);
         let words = (tn + 31u) / 32u;
         for (var i = lid; i < words * 32u; i += 256u) {
+            var f = vec2<u32>(0u, 0u);
             if (i < tn) {
-                tile[i] = scratch[e + t0 + i];
-            } else {
-                tile[i] = vec2<u32>(0u, 0u);
+                f = scratch[e + t0 + i];
             }
+            tile[tile_at(i / 32u, i % 32u)] = f;
         }
         workgroupBarrier();
-        for (var q = lid; q < FBITS * words; q += 256u) {
-            let bit = q / words;
-            let j = q % words;
-            var word = 0u;
-            for (var i = 0u; i < 32u; i += 1u) {
-                let f = tile[j * 32u + i];
-                var v: u32;
-                if (bit < 32u) {
-                    v = f.x >> bit;
-                } else {
-                    v = f.y >> (bit - 32u);
-                }
-                word |= (v & 1u) << i;
-            }
-            planes[bit * TILE_WORDS + j] = word;
-        }
+        build_planes(words, lid);
         workgroupBarrier();
-        for (var q = lid; q < CHUNKS * words; q += 256u) {
-            let c = q / words;
-            let j = q % words;
-            let rest = tn - 32u * j;
-            let at = (c * TILE_WORDS + j) * 32u;
-            var valid = 0xffffffffu;
-            if (rest < 32u) {
-                valid = (1u << rest) - 1u;
-            }
-            masks[at] = valid;
-            for (var m = 1u; m < 32u; m += 1u) {
-                let b = 5u * c + countTrailingZeros(m);
-                var plane = 0u;
-                if (b < FBITS) {
-                    plane = planes[b * TILE_WORDS + j];
-                }
-                masks[at + m] = masks[at + (m & (m - 1u))] & ~plane;
-            }
-        }
+        build_masks(tn, words, lid);
         workgroupBarrier();
         for (var i = lid; i < wn; i += 256u) {
             let f = scratch[w + i];
@@ -235,13 +319,43 @@ fn locate(k: u32) -> vec4<u32> {
     return vec4<u32>(lo, west, east, select(0u, 1u, counted));
 }
 
-// Workgroups take the items of the dispatch in turn; each has two lists of scratch.
+// Adds `v` to the 64-bit sum of configuration c.
+fn add_sum(c: u32, v: u32) {
+    let at = TALLY_SUMS + 2u * c;
+    let old = atomicAdd(&tally[at], v);
+    if (old + v < old) {
+        atomicAdd(&tally[at + 1u], 1u);
+    }
+}
+
+// The next item of this workgroup after `k` (its first when `first`), taken by thread 0.
+fn next_item(k: u32, first: bool, wg: u32, grid: u32) -> u32 {
+    if (WORK == 1u) {
+        return params.item_first + atomicAdd(&tally[TALLY_NEXT], 1u);
+    }
+    if (first) {
+        return params.item_first + wg;
+    }
+    return k + grid;
+}
+
+// Workgroups take the items of the dispatch (see WORK); each has two lists of scratch. Per
+// item: its pairs and status in `results`, and its pairs added to its configuration's sum
+// in `tally` (times two for a configuration that is its own mirror image) or, if a list
+// outgrew the scratch, the item listed there.
 @compute @workgroup_size(256)
 fn count_pairs(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) grid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let w = 2u * wg.x * SCRATCH;
     let e = w + SCRATCH;
     let end = params.item_first + params.item_count;
-    for (var k = params.item_first + wg.x; k < end; k += grid.x) {
+    if (lid == 0u) {
+        next_k = next_item(0u, true, wg.x, grid.x);
+    }
+    var k = workgroupUniformLoad(&next_k);
+    loop {
+        if (k >= end) {
+            break;
+        }
         if (lid == 0u) {
             item = locate(k);
             atomicStore(&pairs_found, 0u);
@@ -259,11 +373,22 @@ fn count_pairs(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) gr
         }
         workgroupBarrier();
         if (lid == 0u) {
-            results[k - params.item_first] = vec2<u32>(atomicLoad(&pairs_found), status);
+            let pairs = atomicLoad(&pairs_found);
+            results[k - params.item_first] = vec2<u32>(pairs, status);
+            if (status != 0u) {
+                let slot = atomicAdd(&tally[TALLY_OVERFLOW], 1u);
+                if (slot < OVERFLOW_SLOTS) {
+                    atomicStore(&tally[OVERFLOW_LIST + slot], k);
+                }
+            } else if (pairs != 0u) {
+                add_sum(it.x, pairs << batch[it.x * BATCH_WORDS + 4u]);
+            }
+            atomicAdd(&tally[TALLY_DONE], 1u);
+            next_k = next_item(k, false, wg.x, grid.x);
         }
         // This item's lists are read before the next item's are written.
         storageBarrier();
-        workgroupBarrier();
+        k = workgroupUniformLoad(&next_k);
     }
     check_loops();
 }

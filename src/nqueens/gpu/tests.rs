@@ -6,7 +6,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::counter::{self, Kernels, Stats, Twin};
-use super::layout::{BATCH_WORDS, Shape};
+use super::layout::{BATCH_WORDS, Shape, Tables, Tuning, Work};
 use super::twin;
 use super::*;
 use crate::nqueens::band::{Band, Config};
@@ -16,9 +16,37 @@ const A000170: [u128; 11] = [
     4, 40, 92, 352, 724, 2680, 14_200, 73_712, 365_596, 2_279_184, 14_772_512,
 ];
 
-/// The device, or `None` (after saying why) where there is none and this is not CI.
+/// Every variant of the kernels: tables, work and checks.
+fn variants() -> Vec<Tuning> {
+    let mut all = Vec::new();
+    for tables in [Tables::Padded, Tables::Strided] {
+        for work in [Work::Queue, Work::Stride] {
+            for checks in [false, true] {
+                all.push(Tuning {
+                    tables,
+                    work,
+                    checks,
+                    ..Tuning::default()
+                });
+            }
+        }
+    }
+    all
+}
+
+/// The device (a software one allowed), or `None` (after saying why) where there is none
+/// and this is not CI.
 fn gpu() -> Option<Gpu> {
-    match Gpu::open() {
+    gpu_with(Tuning::default())
+}
+
+/// The device, its kernels made with `tuning`.
+fn gpu_with(tuning: Tuning) -> Option<Gpu> {
+    let options = Options {
+        allow_software: true,
+        tuning,
+    };
+    match Gpu::open_with(&options) {
         Ok(gpu) => Some(gpu),
         Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
             panic!("CI has no GPU device for the kernels' tests: {e}")
@@ -108,7 +136,9 @@ fn random_ranges_of_larger_boards_match_the_cpu() {
 fn a_list_too_long_for_the_buffer_is_counted_on_the_cpu() {
     let Some(gpu) = gpu() else { return };
     let plan = Plan::new(13, &Control::new()).unwrap();
-    let mut kernels = gpu.kernels_with(plan.band(), 20, None).unwrap();
+    let mut kernels = gpu
+        .kernels_with(plan.band(), 20, &Tuning::default())
+        .unwrap();
     let (tally, stats) = counter::count_whole(&mut kernels, &plan);
     assert_eq!(tally.count, A000170[13 - MIN_N]);
     assert!(stats.units_on_cpu > 0, "{stats:?}");
@@ -123,7 +153,11 @@ fn loops_cut_short_by_the_device_are_flagged_and_counted_again() {
     let Some(gpu) = gpu() else { return };
     let band = Band::with_side(13, 6).unwrap();
     let plan = Plan::with_band(band, &Control::new()).unwrap();
-    let mut kernels = gpu.kernels_with(&band, 16_384, Some(1)).unwrap();
+    let one = Tuning {
+        workgroups: Some(1),
+        ..Tuning::default()
+    };
+    let mut kernels = gpu.kernels_with(&band, 16_384, &one).unwrap();
     let shape = *kernels.shape();
     let batch = configs(&plan, 3);
     let mut tables = Vec::new();
@@ -148,8 +182,12 @@ fn loops_cut_short_by_the_device_are_flagged_and_counted_again() {
     let mut flagged = 0;
     for first in (0..items.min(2331)).step_by(777) {
         let range = first..(first + 777).min(items);
-        match kernels.count_pairs(range.clone()).unwrap() {
-            Some(got) => assert_eq!(got, twin::count_pairs(&shape, &input, range.clone())),
+        match kernels.pairs_for_tests(range.clone()) {
+            Some((got, tally)) => {
+                let expected = twin::count_pairs(&shape, &input, range.clone());
+                assert_eq!(tally, twin::tally_pairs(&input, range.clone(), &expected));
+                assert_eq!(got, expected);
+            }
             None => flagged += 1,
         }
     }
@@ -218,14 +256,31 @@ fn configs(plan: &Plan, count: usize) -> Vec<(Config, u64)> {
 #[test]
 fn each_kernel_matches_its_twin_word_for_word() {
     let Some(gpu) = gpu() else { return };
-    for (n, side, count) in [
+    let cases = [
         (8, 3, 3),
         (11, 4, 3),
         (13, 6, 3),
         (16, 7, 3),
         (18, 8, 2),
         (23, 9, 1),
-    ] {
+    ];
+    matches_the_twin(&gpu, &cases, 4000);
+}
+
+#[test]
+fn every_variant_matches_the_twin_word_for_word() {
+    for tuning in variants() {
+        let Some(gpu) = gpu_with(tuning) else { return };
+        // Tiles of one word and of several, whole and cut short (sides of 4 to 9).
+        matches_the_twin(&gpu, &[(11, 4, 2), (16, 7, 2), (23, 9, 1)], 1500);
+    }
+}
+
+/// The kernels of `gpu` against their twin on configurations of each `(n, side, count)`,
+/// the pairs of at most `most` items each.
+fn matches_the_twin(gpu: &Gpu, cases: &[(usize, usize, usize)], most: u32) {
+    let tuning = *gpu.tuning();
+    for &(n, side, count) in cases {
         let band = Band::with_side(n, side).unwrap();
         let plan = Plan::with_band(band, &Control::new()).unwrap();
         let mut kernels = gpu.kernels(&band).unwrap();
@@ -295,15 +350,25 @@ fn each_kernel_matches_its_twin_word_for_word() {
             partials: &partials,
             configs: k,
         };
-        // Every item of the small bands, the first few thousand of the larger.
+        // Every item of the small bands, the first few thousand of the larger: each item's
+        // pairs, and the dispatch's sums per configuration.
+        // A dispatch the software device cut short (a workgroup taking many items from the
+        // queue runs past its loop limit) is done again in halves, as the host does.
         let mut at = 0;
-        while at < items.min(4000) {
-            let end = (at + 777).min(items);
-            let got = kernels.count_pairs(at..end).unwrap().unwrap();
+        let mut size = 777;
+        while at < items.min(most) {
+            let end = (at + size).min(items);
+            let Some((got, tally)) = kernels.pairs_for_tests(at..end) else {
+                assert!(size > 1, "one item cut short, n = {n}, {tuning:?}");
+                size = size.div_ceil(2);
+                continue;
+            };
+            let expected = twin::count_pairs(&shape, &input, at..end);
+            assert_eq!(got, expected, "pairs, n = {n}, items {at}..{end}, {tuning:?}");
             assert_eq!(
-                got,
-                twin::count_pairs(&shape, &input, at..end),
-                "pairs, n = {n}, items {at}..{end}"
+                tally,
+                twin::tally_pairs(&input, at..end, &expected),
+                "sums, n = {n}, items {at}..{end}, {tuning:?}"
             );
             at = end;
         }

@@ -3,9 +3,11 @@
 //! compare the outputs word for word (where threads race to append, as in the search's
 //! output and the pairing's lists, the order within a group is free and compared sorted).
 
+use std::ops::Range;
+
 use super::layout::{
-    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, OUTER_A, OUTER_B, Shape, TILE,
-    TILE_WORDS, VALID, rank, unrank,
+    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, OUTER_A, OUTER_B,
+    PADDED, Shape, TILE, TILE_WORDS, Tables, VALID, WORKGROUP, rank, unrank,
 };
 
 /// A partial side as the search writes it (see [`PARTIAL_BYTES`](super::layout::PARTIAL_BYTES)):
@@ -233,6 +235,73 @@ pub fn count_pairs(
     items.map(|k| count_item(shape, input, k)).collect()
 }
 
+/// What a dispatch of `count_pairs` sums on the device: per configuration of its items (from
+/// the first item's), the pairs of its items (twice for a configuration that is its own
+/// mirror image); the items whose lists outgrew the scratch (in any order on the device, which
+/// lists the first [`OVERFLOW_SLOTS`] of them and the host reads the rest from each item's
+/// status); the items done.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct PairTally {
+    /// The configurations of the dispatch's items, numbered in the batch.
+    pub configs: Range<usize>,
+    /// Their sums, one per configuration.
+    pub sums: Vec<u64>,
+    /// Items whose lists outgrew the scratch.
+    pub overflowed: u32,
+    /// Which, sorted.
+    pub overflow: Vec<u32>,
+    /// Items done.
+    pub done: u32,
+}
+
+/// The sums of a dispatch of `count_pairs` over `items` (see [`PairTally`]), from each item's
+/// pairs and status.
+pub fn tally_pairs(input: &PairInputs, items: Range<u32>, results: &[[u32; 2]]) -> PairTally {
+    let configs = configs_of(input, items.clone());
+    let mut tally = PairTally {
+        sums: vec![0; configs.len()],
+        configs: configs.clone(),
+        ..PairTally::default()
+    };
+    for (k, &[pairs, status]) in items.zip(results) {
+        tally.done += 1;
+        if status != 0 {
+            tally.overflowed += 1;
+            tally.overflow.push(k);
+            continue;
+        }
+        let c = config_of(input.batch, input.configs, k);
+        let mirrored = input.batch[c * BATCH_WORDS + 4];
+        tally.sums[c - configs.start] += u64::from(pairs) << mirrored;
+    }
+    tally.overflow.sort_unstable();
+    tally
+}
+
+/// The configurations (numbered in the batch) of the items `items`.
+pub fn configs_of(input: &PairInputs, items: Range<u32>) -> Range<usize> {
+    if items.is_empty() {
+        return 0..0;
+    }
+    config_of(input.batch, input.configs, items.start)
+        ..config_of(input.batch, input.configs, items.end - 1) + 1
+}
+
+/// The configuration of item `k`: the last of the batch table `batch` (of `configs`
+/// configurations) whose first item is at most `k`.
+pub fn config_of(batch: &[u32], configs: usize, k: u32) -> usize {
+    let (mut lo, mut hi) = (0usize, configs);
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if batch[mid * BATCH_WORDS] <= k {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// One item of `count_pairs`.
 fn count_item(shape: &Shape, input: &PairInputs, k: u32) -> [u32; 2] {
     let (c, west, east, counted) = locate(shape, input, k);
@@ -250,16 +319,7 @@ fn count_item(shape: &Shape, input: &PairInputs, k: u32) -> [u32; 2] {
 /// The configuration of item `k`, its west and east row sets, and whether it is counted.
 fn locate(shape: &Shape, input: &PairInputs, k: u32) -> (usize, u32, u32, bool) {
     let b = input.batch;
-    // The last configuration whose first item is at most k.
-    let (mut lo, mut hi) = (0usize, input.configs);
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if b[mid * BATCH_WORDS] <= k {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let lo = config_of(b, input.configs, k);
     let at = lo * BATCH_WORDS;
     let index = b[at + 1] + (k - b[at]);
     let west = unrank(index, shape.side as u32);
@@ -373,3 +433,180 @@ fn chunk(f: [u32; 2], c: usize) -> usize {
     };
     (bits & 31) as usize
 }
+
+/// Warp-wide accesses to workgroup memory and the wavefronts they take (a warp's access to
+/// words in `k` distinct places of one bank takes `k` wavefronts; to one word, a broadcast,
+/// one).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Traffic {
+    /// Accesses, counted once per warp that makes them.
+    pub accesses: u64,
+    /// Wavefronts they take.
+    pub wavefronts: u64,
+}
+
+impl Traffic {
+    /// One warp-wide access to the words `words` (as many as the active lanes touch).
+    fn access(&mut self, words: impl IntoIterator<Item = usize>) {
+        let mut per_bank: [Vec<usize>; BANKS] = Default::default();
+        let mut any = false;
+        for w in words {
+            any = true;
+            let bank = &mut per_bank[w % BANKS];
+            if !bank.contains(&w) {
+                bank.push(w);
+            }
+        }
+        if any {
+            self.accesses += 1;
+            self.wavefronts += per_bank.iter().map(Vec::len).max().unwrap_or(1) as u64;
+        }
+    }
+
+    /// The sum of two counts.
+    pub fn plus(self, other: Traffic) -> Traffic {
+        Traffic {
+            accesses: self.accesses + other.accesses,
+            wavefronts: self.wavefronts + other.wavefronts,
+        }
+    }
+}
+
+/// Banks of workgroup memory, four bytes wide (NVIDIA's and AMD's), and the lanes of a warp.
+const BANKS: usize = 32;
+const LANES: usize = 32;
+
+/// The pairing kernel's workgroup-memory traffic for one unit, per phase: the east list
+/// copied into tiles, the bit planes, the mask tables (together the *build*) and the pair
+/// loop, as the kernel with `tables` makes them for a west list of `wn` and an east list of
+/// `en` footprints. The footprints' values do not change the counts: the pair loop's lanes
+/// read one 32-word table each (distinct banks or one word), whatever masks they pick.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct UnitTraffic {
+    /// Writing the tiles.
+    pub tile: Traffic,
+    /// Building the bit planes.
+    pub planes: Traffic,
+    /// Building the mask tables.
+    pub masks: Traffic,
+    /// The pairs.
+    pub pairs: Traffic,
+}
+
+impl UnitTraffic {
+    /// The build: tiles, planes and masks.
+    pub fn build(&self) -> Traffic {
+        self.tile.plus(self.planes).plus(self.masks)
+    }
+}
+
+/// The workgroup-memory traffic of one unit (see [`UnitTraffic`]).
+pub fn unit_traffic(shape: &Shape, tables: Tables, wn: usize, en: usize) -> UnitTraffic {
+    let mut t = UnitTraffic::default();
+    let padded = tables == Tables::Padded;
+    // Word places of the tile's footprint i of word j (two words each), and of a plane word.
+    let tile_at = |j: usize, i: usize| 2 * if padded { j * PADDED + i } else { j * 32 + i };
+    let plane_at = |bit: usize, j: usize| {
+        PLANES_BASE
+            + if padded {
+                j * shape.bits + bit
+            } else {
+                bit * TILE_WORDS + j
+            }
+    };
+    let mask_at = |c: usize, j: usize, m: usize| MASKS_BASE + (c * TILE_WORDS + j) * 32 + m;
+    // The warps of a loop `for q in lid..end step 256`: the threads q of each warp.
+    let warps = |end: usize| {
+        (0..end.div_ceil(WORKGROUP)).flat_map(move |round| {
+            (0..WORKGROUP / LANES).filter_map(move |warp| {
+                let first = round * WORKGROUP + warp * LANES;
+                (first < end).then(|| first..(first + LANES).min(end))
+            })
+        })
+    };
+    if wn == 0 || en == 0 {
+        return t;
+    }
+    for t0 in (0..en).step_by(TILE) {
+        let tn = TILE.min(en - t0);
+        let words = tn.div_ceil(32);
+        for lanes in warps(words * 32) {
+            t.tile
+                .access(lanes.flat_map(|i| [tile_at(i / 32, i % 32), tile_at(i / 32, i % 32) + 1]));
+        }
+        let plane_of = |q: usize| {
+            if padded {
+                (q % shape.bits, q / shape.bits)
+            } else {
+                (q / words, q % words)
+            }
+        };
+        for lanes in warps(shape.bits * words) {
+            for i in 0..32 {
+                t.planes.access(lanes.clone().flat_map(|q| {
+                    let (_, j) = plane_of(q);
+                    [tile_at(j, i), tile_at(j, i) + 1]
+                }));
+            }
+            t.planes.access(lanes.map(|q| {
+                let (bit, j) = plane_of(q);
+                plane_at(bit, j)
+            }));
+        }
+        if padded {
+            for lanes in warps(shape.chunks * words * 32) {
+                let cj = |q: usize| ((q / 32) / words, (q / 32) % words);
+                for b in 0..CHUNK_BITS {
+                    t.masks.access(lanes.clone().filter_map(|q| {
+                        let (c, j) = cj(q);
+                        (CHUNK_BITS * c + b < shape.bits).then(|| plane_at(CHUNK_BITS * c + b, j))
+                    }));
+                }
+                t.masks.access(lanes.map(|q| {
+                    let (c, j) = cj(q);
+                    mask_at(c, j, q % 32)
+                }));
+            }
+        } else {
+            for lanes in warps(shape.chunks * words) {
+                let cj = |q: usize| (q / words, q % words);
+                t.masks.access(lanes.clone().map(|q| {
+                    let (c, j) = cj(q);
+                    mask_at(c, j, 0)
+                }));
+                for m in 1..32usize {
+                    t.masks.access(lanes.clone().map(|q| {
+                        let (c, j) = cj(q);
+                        mask_at(c, j, m & (m - 1))
+                    }));
+                    t.masks.access(lanes.clone().filter_map(|q| {
+                        let (c, j) = cj(q);
+                        let b = CHUNK_BITS * c + m.trailing_zeros() as usize;
+                        (b < shape.bits).then(|| plane_at(b, j))
+                    }));
+                    t.masks.access(lanes.clone().map(|q| {
+                        let (c, j) = cj(q);
+                        mask_at(c, j, m)
+                    }));
+                }
+            }
+        }
+        // The pair loop: each warp of west footprints reads, per word and chunk, one table of
+        // 32 words: one wavefront whatever masks its lanes pick (a lane's mask index is in
+        // 0..32; shown with every lane on its own mask).
+        for lanes in warps(wn) {
+            for j in 0..words {
+                for c in 0..shape.chunks {
+                    t.pairs
+                        .access(lanes.clone().map(|i| mask_at(c, j, i % 32)));
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Word places of the planes and masks in the model's workgroup memory, after the tile (both
+/// multiples of 32 words, as the kernel's arrays are aligned).
+const PLANES_BASE: usize = 2 * TILE_WORDS * PADDED + 32;
+const MASKS_BASE: usize = PLANES_BASE + 40 * TILE_WORDS + 32;
