@@ -29,15 +29,20 @@ pub fn check_side(n: usize) -> Result<(), Failure> {
     }
 }
 
-/// The best GPU there is, or why there is none (exit code 2).
+/// The best GPU there is (a software device too if `allow_software` or the environment says
+/// so), or why there is none (exit code 2).
 #[cfg(feature = "gpu")]
-pub fn open() -> Result<Gpu, Failure> {
+pub fn open(allow_software: bool) -> Result<Gpu, Failure> {
+    use chess_puzzles::nqueens::gpu::Options;
     quiet_device_select();
-    Gpu::open().map_err(|e| Failure::Usage(format!("--device gpu: {e}")))
+    let usage = |e| Failure::Usage(format!("--device gpu: {e}"));
+    let mut options = Options::from_env().map_err(usage)?;
+    options.allow_software |= allow_software;
+    Gpu::open_with(&options).map_err(usage)
 }
 
 #[cfg(not(feature = "gpu"))]
-pub fn open() -> Result<Gpu, Failure> {
+pub fn open(_: bool) -> Result<Gpu, Failure> {
     Err(Failure::Usage(
         "--device gpu: this build has no GPU support (build it with the `gpu` feature)".to_string(),
     ))
@@ -73,7 +78,7 @@ pub fn count(
     let started = std::time::Instant::now();
     let (result, done) = match shard {
         Some(spec) => {
-            let (counted, done) = super::nqueens::with_progress(control, || {
+            let (counted, done) = super::progress::with_progress(control, || {
                 shards::count_on_gpu(n, spec, gpu, control)
             })
             .map_err(failed)?;
@@ -81,7 +86,7 @@ pub fn count(
         }
         None => {
             let (tally, done) =
-                super::nqueens::with_progress(control, || device::count(gpu, n, control))
+                super::progress::with_progress(control, || device::count(gpu, n, control))
                     .map_err(failed)?;
             if let Some(tally) = tally.filter(|t| !t.verified()) {
                 return Err(Failure::Failed(format!(
@@ -99,16 +104,18 @@ pub fn count(
     Ok(result)
 }
 
-/// What the GPU did, in a line: `gpu: NVIDIA H200 (Vulkan): 1476 configurations in 6
-/// batches, 331 dispatches of the pairs (1024 workgroups each); kernels 3.210 s (partial
-/// sides 0.410 s, scan 0.010 s, pairs 2.790 s) of 4.000 s in all; 0 units counted again on
-/// the CPU` (an example of the form, not a measurement).
+/// What the GPU did, in a line: `gpu: NVIDIA H200 (Vulkan), driver NVIDIA 580.65; kernels
+/// tables=padded,work=queue,checks=off; 1476 configurations in 6 batches, 331 dispatches of
+/// the pairs (1024 workgroups each); kernels 3.210 s (partial sides 0.410 s, scan 0.010 s,
+/// pairs 2.790 s) of 4.000 s in all; host's own work 0.100 s (0.08 ns a unit), GPU idle
+/// 0.790 s; 0 units counted again on the CPU` (an example of the form, not a measurement).
 #[cfg(feature = "gpu")]
 fn describe(
     gpu: &Gpu,
     done: &chess_puzzles::nqueens::gpu::Stats,
     took: std::time::Duration,
 ) -> String {
+    use chess_puzzles::nqueens::gpu::tuning;
     let kernels = match done.kernel_seconds {
         Some(k) => format!(
             "kernels {:.3} s (partial sides {:.3} s, scan {:.3} s, pairs {:.3} s) of",
@@ -127,10 +134,29 @@ fn describe(
             some(n, "dispatch", "dispatches")
         ),
     };
+    let per_unit = if done.units > 0 {
+        format!(
+            " ({:.2} ns a unit)",
+            done.host() * 1e9 / done.units as f64
+        )
+    } else {
+        String::new()
+    };
+    let idle = match done.idle() {
+        Some(idle) => format!(", GPU idle {idle:.3} s"),
+        None => String::new(),
+    };
+    let adapter = gpu.adapter();
+    let driver = if adapter.driver.is_empty() {
+        "driver unnamed".to_string()
+    } else {
+        format!("driver {}", adapter.driver)
+    };
     format!(
-        "gpu: {}: {} in {}, {} of the pairs{}; {kernels} {:.3} s in all; {} counted again \
-         on the CPU{cut}",
-        gpu.adapter(),
+        "gpu: {adapter}, {driver}; kernels {}; {} in {}, {} of the pairs{}; {kernels} {:.3} s \
+         in all; host's own work {:.3} s{per_unit}, listing the configurations {:.3} s{idle}; \
+         {} sized again; {} counted again on the CPU{cut}",
+        tuning::describe(gpu.tuning()),
         some(done.configs, "configuration", "configurations"),
         some(done.batches, "batch", "batches"),
         some(done.dispatches, "dispatch", "dispatches"),
@@ -138,6 +164,9 @@ fn describe(
             .map(|w| format!(" ({} each)", some(w as u64, "workgroup", "workgroups")))
             .unwrap_or_default(),
         took.as_secs_f64(),
+        done.host(),
+        done.listing,
+        some(done.configs_probed_again, "configuration", "configurations"),
         some(done.units_on_cpu, "unit", "units"),
     )
 }

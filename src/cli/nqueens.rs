@@ -1,13 +1,10 @@
 //! `chess-puzzles nqueens list|count|best`.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Subcommand;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use chess_puzzles::nqueens::shard::{self, Spec};
 use chess_puzzles::nqueens::{self, BestOptions, Control, Fix, ListOptions, Problem};
@@ -219,10 +216,16 @@ struct CountArgs {
     /// the best adapter found through Vulkan, Metal or Direct3D 12).
     #[arg(long, value_enum, default_value_t)]
     device: Device,
-    /// With --device gpu: say on standard error what the GPU did (configurations, batches,
-    /// the time in each kernel).
+    /// With --device gpu: say on standard error what the GPU did (the adapter and its
+    /// driver, the kernels' choices, configurations, batches, the time in each kernel, the
+    /// host's own work and the time the GPU sat idle).
     #[arg(long)]
     stats: bool,
+    /// With --device gpu: count on a software device (one that runs the kernels on the CPU,
+    /// such as Mesa's lavapipe) where no GPU is found; without it, a software device is
+    /// refused (as with the environment variable CHESS_PUZZLES_GPU_ALLOW_SOFTWARE=1).
+    #[arg(long)]
+    allow_software: bool,
     /// How to write the count (`judge`: the plain number, there is no judge for nqueens; with
     /// --shard, json writes the record for `nqueens merge`).
     #[arg(long, value_enum, default_value_t)]
@@ -395,6 +398,13 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             "--stats tells what the GPU did; it needs --device gpu".to_string(),
         ));
     }
+    if args.allow_software && args.device != Device::Gpu {
+        return Err(Failure::Usage(
+            "--allow-software lets a software device count on --device gpu; it needs \
+             --device gpu"
+                .to_string(),
+        ));
+    }
     if args.device == Device::Gpu {
         if !problem.given().is_empty() {
             return Err(Failure::Usage(
@@ -406,7 +416,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
     let started = Instant::now();
     // The GPU is opened before anything else starts (its driver may be slow to load).
     let gpu = match args.device {
-        Device::Gpu => Some(gpu::open()?),
+        Device::Gpu => Some(gpu::open(args.allow_software)?),
         Device::Cpu => None,
     };
     let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
@@ -421,7 +431,7 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
             let pool = pool
                 .build()
                 .map_err(|e| Failure::Usage(format!("cannot start the counting threads: {e}")))?;
-            with_progress(&control, || {
+            progress::with_progress(&control, || {
                 pool.install(|| match args.shard {
                     Some(spec) => {
                         shard::count(problem.n(), spec, &control).map(|c| (c.tally.count, Some(c)))
@@ -557,39 +567,4 @@ fn cpu_seconds() -> f64 {
     }
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64()
-}
-
-/// Runs `work`; if it lasts over a second and standard error is a terminal, shows a progress
-/// bar of `control`'s parts there meanwhile (cleared at the end).
-pub(super) fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
-    if !io::stderr().is_terminal() {
-        return work();
-    }
-    let (finished, wait) = mpsc::channel::<()>();
-    thread::scope(|scope| {
-        scope.spawn(move || {
-            if wait.recv_timeout(Duration::from_secs(1)) != Err(RecvTimeoutError::Timeout) {
-                return;
-            }
-            let bar = ProgressBar::new(control.progress().1);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {percent}%, about {eta} left",
-            ) {
-                bar.set_style(style);
-            }
-            loop {
-                let (done, total) = control.progress();
-                bar.set_length(total);
-                bar.set_position(done);
-                if wait.recv_timeout(Duration::from_millis(100)) != Err(RecvTimeoutError::Timeout) {
-                    break;
-                }
-            }
-            bar.finish_and_clear();
-            let _ = io::stderr().flush();
-        });
-        let result = work();
-        drop(finished);
-        result
-    })
 }

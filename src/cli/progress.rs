@@ -2,7 +2,11 @@
 //! only once the work has run for a second.
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
 use std::time::{Duration, Instant};
+
+use chess_puzzles::nqueens::Control;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -137,4 +141,39 @@ pub fn human(d: Duration) -> String {
     } else {
         "no limit".to_string()
     }
+}
+
+/// Runs `work`; if it lasts over a second and standard error is a terminal, shows a progress
+/// bar of `control`'s parts there meanwhile (cleared at the end).
+pub fn with_progress<T>(control: &Control, work: impl FnOnce() -> T) -> T {
+    if !io::stderr().is_terminal() {
+        return work();
+    }
+    let (finished, wait) = mpsc::channel::<()>();
+    thread::scope(|scope| {
+        scope.spawn(move || {
+            if wait.recv_timeout(Duration::from_secs(1)) != Err(RecvTimeoutError::Timeout) {
+                return;
+            }
+            let bar = ProgressBar::new(control.progress().1);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {percent}%, about {eta} left",
+            ) {
+                bar.set_style(style);
+            }
+            loop {
+                let (done, total) = control.progress();
+                bar.set_length(total);
+                bar.set_position(done);
+                if wait.recv_timeout(Duration::from_millis(100)) != Err(RecvTimeoutError::Timeout) {
+                    break;
+                }
+            }
+            bar.finish_and_clear();
+            let _ = io::stderr().flush();
+        });
+        let result = work();
+        drop(finished);
+        result
+    })
 }

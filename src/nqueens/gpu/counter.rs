@@ -126,6 +126,9 @@ pub struct Stats {
     /// Configurations whose partial sides were counted to size a batch and not kept in it
     /// (counted again in a later batch).
     pub configs_probed_again: u64,
+    /// Seconds of the host's own work spent listing the configurations (the rest of its
+    /// work is per batch and per dispatch).
+    pub listing: f64,
 }
 
 impl Stats {
@@ -170,18 +173,22 @@ pub(crate) fn count(
         configs_seen: 0,
     };
     let mut going = Ok(true);
+    let mut in_batches = 0.0;
     plan.walk(range, |index, config, sets| {
         run.pending.push_back((index, config, sets));
         if run.pending.len() < run.kernels.max_configs() {
             return ControlFlow::Continue(());
         }
+        let batch = Instant::now();
         going = run.batch();
+        in_batches += batch.elapsed().as_secs_f64();
         if matches!(going, Ok(true)) {
             ControlFlow::Continue(())
         } else {
             ControlFlow::Break(())
         }
     });
+    run.stats.listing = started.elapsed().as_secs_f64() - in_batches;
     while matches!(going, Ok(true)) && !run.pending.is_empty() {
         going = run.batch();
     }

@@ -281,6 +281,17 @@ impl Gpu {
         }
     }
 
+    /// Submits what `encoder` recorded. The time in the driver's submit counts as waiting:
+    /// a driver may block there while the device is busy (Mesa's software device does, for
+    /// as long as the dispatch before runs).
+    pub(crate) fn submit(&self, encoder: wgpu::CommandEncoder) -> wgpu::SubmissionIndex {
+        let started = std::time::Instant::now();
+        let index = self.queue.submit([encoder.finish()]);
+        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) +=
+            started.elapsed().as_secs_f64();
+        index
+    }
+
     /// Waits for everything submitted so far.
     fn wait(&self) -> Result<(), GpuError> {
         self.wait_for(None)
@@ -360,7 +371,7 @@ impl Gpu {
             }
             at += size;
         }
-        self.queue.submit([encoder.finish()]);
+        self.submit(encoder);
         let slice = readback.slice(..bytes);
         let mapped = Arc::new(Mutex::new(None));
         let done = mapped.clone();

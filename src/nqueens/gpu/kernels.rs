@@ -465,7 +465,7 @@ impl<'g> BandKernels<'g> {
             encoder.clear_buffer(&self.search_tally, 0, None);
         }
         self.record(&mut encoder, step, pipeline, buffers, groups);
-        self.gpu.queue().submit([encoder.finish()]);
+        self.gpu.submit(encoder);
     }
 
     /// Reads the first `words` words of `source` back, and adds up the times of `steps`;
@@ -660,7 +660,7 @@ impl Kernels for BandKernels<'_> {
             encoder.copy_buffer_to_buffer(&t.resolved, at, &slot.readback, bytes, 16);
             bytes += 16;
         }
-        let submission = self.gpu.queue().submit([encoder.finish()]);
+        let submission = self.gpu.submit(encoder);
         let mapped = Arc::new(Mutex::new(None));
         let done = mapped.clone();
         slot.readback
