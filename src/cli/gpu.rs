@@ -135,10 +135,7 @@ fn describe(
         ),
     };
     let per_unit = if done.units > 0 {
-        format!(
-            " ({:.2} ns a unit)",
-            done.host() * 1e9 / done.units as f64
-        )
+        format!(" ({:.2} ns a unit)", done.host() * 1e9 / done.units as f64)
     } else {
         String::new()
     };
@@ -154,7 +151,7 @@ fn describe(
     };
     format!(
         "gpu: {adapter}, {driver}; kernels {}; {} in {}, {} of the pairs{}; {kernels} {:.3} s \
-         in all; host's own work {:.3} s{per_unit}, listing the configurations {:.3} s{idle}; \
+         in all; host's own work {:.4} s{per_unit}, listing the configurations {:.4} s{idle}; \
          {} sized again; {} counted again on the CPU{cut}",
         tuning::describe(gpu.tuning()),
         some(done.configs, "configuration", "configurations"),

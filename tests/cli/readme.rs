@@ -10,6 +10,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::common::ALLOW_SOFTWARE_GPU;
+
 /// One `$ command` of a console block and the output shown under it.
 struct Example {
     line: usize,
@@ -91,6 +93,7 @@ fn every_console_example_of_the_readme_reproduces() {
 fn gpu_available(bin: &std::path::Path) -> bool {
     let got = Command::new(bin)
         .args(["nqueens", "count", "6", "--device", "gpu"])
+        .env(ALLOW_SOFTWARE_GPU.0, ALLOW_SOFTWARE_GPU.1)
         .output()
         .unwrap();
     let found = got.status.success();
@@ -141,6 +144,7 @@ fn run_examples(root: &str, name: &str, text: &str) -> usize {
             .args(["-c", &example.command])
             .current_dir(root)
             .env("PATH", &path)
+            .env(ALLOW_SOFTWARE_GPU.0, ALLOW_SOFTWARE_GPU.1)
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&got.stdout);

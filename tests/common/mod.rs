@@ -8,10 +8,17 @@ use std::process::{Command, Stdio};
 /// The binary cargo built for the tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_chess-puzzles");
 
+/// The variable that lets `--device gpu` count on a software device, and its value: the
+/// tests run where there is no GPU (CI has Mesa's software device).
+pub const ALLOW_SOFTWARE_GPU: (&str, &str) = ("CHESS_PUZZLES_GPU_ALLOW_SOFTWARE", "1");
+
 /// The binary as a command not yet started, for the tests that drive the process themselves
 /// (signals, input streamed or held open, output read as it comes); [`run`] for the others.
+/// A software device may count on it (see [`ALLOW_SOFTWARE_GPU`]).
 pub fn command() -> Command {
-    Command::new(BIN)
+    let mut command = Command::new(BIN);
+    command.env(ALLOW_SOFTWARE_GPU.0, ALLOW_SOFTWARE_GPU.1);
+    command
 }
 
 /// What a run of the binary produced.

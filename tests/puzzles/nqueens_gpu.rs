@@ -7,7 +7,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{Run, command, run};
+use crate::common::{ALLOW_SOFTWARE_GPU, Run, command, run};
 
 /// Whether the binary finds a GPU; under CI=true it must.
 fn has_gpu() -> bool {
@@ -68,9 +68,18 @@ fn stats_say_what_the_gpu_did() {
     assert!(line.starts_with("gpu: "), "{line}");
     // N = 12 counts the 30 configurations of its band (two columns, one per symmetry orbit)
     // in one batch.
-    assert!(line.contains(": 30 configurations in 1 batch, "), "{line}");
+    assert!(line.contains("; 30 configurations in 1 batch, "), "{line}");
     assert!(line.contains("0 units counted again on the CPU"), "{line}");
     assert!(line.contains(" s in all"), "{line}");
+    // The adapter and its driver, the kernels' choices (the defaults), and the wall time
+    // split into the host's own work and the GPU's idle time.
+    assert!(line.contains(", driver "), "{line}");
+    assert!(
+        line.contains("; kernels tables=padded,work=queue,checks=off; "),
+        "{line}"
+    );
+    assert!(line.contains("; host's own work "), "{line}");
+    assert!(line.contains(" ns a unit), listing the configurations "), "{line}");
     // The software device runs 16 workgroups of the pairing kernel at a time.
     assert!(
         line.contains(" of the pairs (16 workgroups each); "),
@@ -282,4 +291,163 @@ fn no_driver_is_named() {
         ],
         "no usable GPU: no adapter",
     );
+}
+
+#[test]
+fn a_software_device_counts_only_when_allowed() {
+    if !has_gpu() {
+        return;
+    }
+    // The adapter the tests count on (a software device may: see `common::command`).
+    let out = run(
+        &["nqueens", "count", "8", "--device", "gpu", "--stats"],
+        b"",
+    );
+    let stats = out.stderr.clone();
+    assert_eq!(stdout(&out), "92\n");
+    assert!(stats.contains(", driver "), "{stats}");
+    if !stats.contains("software)") {
+        eprintln!("skipped: a GPU counts here, so nothing is refused: {stats}");
+        return;
+    }
+    let refused = command()
+        .env_remove(ALLOW_SOFTWARE_GPU.0)
+        .args(["nqueens", "count", "8", "--device", "gpu"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(refused.stdout.is_empty());
+    assert!(
+        stderr.contains("only a software device") && stderr.contains("--allow-software"),
+        "{stderr}"
+    );
+    // Asked for on the command line, it counts.
+    let allowed = command()
+        .env_remove(ALLOW_SOFTWARE_GPU.0)
+        .args([
+            "nqueens",
+            "count",
+            "8",
+            "--device",
+            "gpu",
+            "--allow-software",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(allowed.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&allowed.stdout), "92\n");
+    // A value of the variable that means neither is refused, naming it.
+    let bad = command()
+        .env(ALLOW_SOFTWARE_GPU.0, "yes")
+        .args(["nqueens", "count", "8", "--device", "gpu"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains(ALLOW_SOFTWARE_GPU.0));
+}
+
+#[test]
+fn every_variant_of_the_kernels_counts_right() {
+    if !has_gpu() {
+        return;
+    }
+    for tuning in [
+        "tables=strided,work=stride,checks=on",
+        "tables=padded,work=queue,checks=off",
+        "tables=padded,work=stride,checks=off,items=300",
+        "tables=strided,work=queue,checks=off,workgroups=3",
+    ] {
+        let out = command()
+            .env("CHESS_PUZZLES_GPU_TUNING", tuning)
+            .args(["nqueens", "count", "12", "--device", "gpu", "--stats"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{tuning}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "14200\n", "{tuning}");
+        // --stats names the choices as the variable takes them.
+        let named = tuning
+            .split(',')
+            .filter(|c| !c.starts_with("items") && !c.starts_with("workgroups"));
+        for choice in named {
+            assert!(stderr.contains(choice), "{tuning}: {stderr}");
+        }
+    }
+    // A choice that does not exist: exit 2, naming the choices.
+    let out = command()
+        .env("CHESS_PUZZLES_GPU_TUNING", "tables=round")
+        .args(["nqueens", "count", "12", "--device", "gpu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("strided, padded"));
+}
+
+#[test]
+fn the_sitting_script_runs_end_to_end() {
+    if !has_gpu() {
+        return;
+    }
+    // The first sitting on a GPU, at small sizes, on whatever device the tests count on.
+    let out_dir = tempfile::tempdir().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/nqueens/gpu_sitting.py"
+    );
+    let ran = std::process::Command::new("python3")
+        .args([
+            script,
+            "--allow-software",
+            "--bin",
+            crate::common::BIN,
+            "--out",
+            out_dir.path().to_str().unwrap(),
+            "--check-n",
+            "8",
+            "--shard-n",
+            "11",
+            "--shard-k",
+            "4",
+            "--variants-n",
+            "8",
+            "--sweep",
+            "2",
+            "16",
+            "--best-n",
+            "9",
+            "--projection-n",
+            "10",
+            "--projection-k",
+            "2",
+            "--other",
+            "echo 724",
+            "--other-n",
+            "10",
+            "--budget",
+            "300",
+        ])
+        .output()
+        .expect("python3 runs (CI installs it)");
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(0), "{stderr}");
+    let table = std::fs::read_to_string(out_dir.path().join("sitting.md")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), table);
+    // Every step ran, every count was right (a wrong one stops the sitting), nothing skipped.
+    for step in 1..=8 {
+        assert!(
+            table.contains(&format!("\n| {step} | ")),
+            "step {step}:\n{table}"
+        );
+    }
+    assert!(
+        !table.contains("skipped") && !table.contains("FAILED"),
+        "{table}"
+    );
+    // Eight variants and the fastest of them; the other counter's count checked.
+    assert_eq!(table.matches("| 4 | N = 8, tables=").count(), 8, "{table}");
+    assert!(table.contains("| 8 | other, N = 10 | right |"), "{table}");
+    let stats = std::fs::read_to_string(out_dir.path().join("stats.txt")).unwrap();
+    assert!(stats.lines().count() >= 15, "{stats}");
+    assert!(stats.lines().all(|l| l.contains(": gpu: ")), "{stats}");
 }

@@ -53,8 +53,7 @@ pub(crate) trait Kernels {
 
     /// Starts counting the items `items` of the batch (of the configurations `configs`),
     /// behind the dispatches started and not collected yet (at most [`IN_FLIGHT`]).
-    fn submit_pairs(&mut self, items: Range<u32>, configs: Range<usize>)
-    -> Result<(), GpuError>;
+    fn submit_pairs(&mut self, items: Range<u32>, configs: Range<usize>) -> Result<(), GpuError>;
 
     /// The sums of the oldest dispatch started and not collected (see [`PairTally`]).
     fn collect_pairs(&mut self) -> Result<Option<PairTally>, GpuError>;
@@ -569,15 +568,17 @@ impl Kernels for Twin {
         Ok(true)
     }
 
-    fn submit_pairs(
-        &mut self,
-        items: Range<u32>,
-        configs: Range<usize>,
-    ) -> Result<(), GpuError> {
-        assert!(self.flight.len() < IN_FLIGHT, "more dispatches in flight than allowed");
+    fn submit_pairs(&mut self, items: Range<u32>, configs: Range<usize>) -> Result<(), GpuError> {
+        assert!(
+            self.flight.len() < IN_FLIGHT,
+            "more dispatches in flight than allowed"
+        );
         let results = self.count_pairs(items.clone());
         let tally = twin::tally_pairs(&self.inputs(), items, &results);
-        assert_eq!(tally.configs, configs, "the host's configurations of the items");
+        assert_eq!(
+            tally.configs, configs,
+            "the host's configurations of the items"
+        );
         self.flight.push_back(tally);
         Ok(())
     }

@@ -287,8 +287,7 @@ impl Gpu {
     pub(crate) fn submit(&self, encoder: wgpu::CommandEncoder) -> wgpu::SubmissionIndex {
         let started = std::time::Instant::now();
         let index = self.queue.submit([encoder.finish()]);
-        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) +=
-            started.elapsed().as_secs_f64();
+        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) += started.elapsed().as_secs_f64();
         index
     }
 
@@ -304,8 +303,7 @@ impl Gpu {
             submission_index: index,
             timeout: Some(DISPATCH_TIMEOUT),
         });
-        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) +=
-            started.elapsed().as_secs_f64();
+        *self.waited.lock().unwrap_or_else(|e| e.into_inner()) += started.elapsed().as_secs_f64();
         self.check()?;
         poll.map(|_| ())
             .map_err(|e| GpuError::Failed(format!("waiting for the GPU: {e}")))
@@ -410,4 +408,3 @@ pub(crate) fn record(sink: &Mutex<Option<String>>, message: String) {
         *slot = Some(message);
     }
 }
-

@@ -13,7 +13,7 @@ use super::GpuError;
 use super::counter::{IN_FLIGHT, KernelSeconds, Kernels, PairTally};
 use super::device::Gpu;
 use super::layout::{
-    self, BATCH_WORDS, OVERFLOW_LIST, OVERFLOW_SLOTS, PARTIAL_BYTES, PADDED, SEARCH_WORKGROUP,
+    self, BATCH_WORDS, OVERFLOW_LIST, OVERFLOW_SLOTS, PADDED, PARTIAL_BYTES, SEARCH_WORKGROUP,
     Shape, TALLY_CUT, TALLY_DONE, TALLY_OVERFLOW, TALLY_SUMS, TILE_WORDS, Tuning,
 };
 use super::tuning::MOST_ITEMS;
@@ -457,7 +457,10 @@ impl<'g> BandKernels<'g> {
         groups: (u32, u32),
         clear: bool,
     ) {
-        let mut encoder = self.gpu.device().create_command_encoder(&Default::default());
+        let mut encoder = self
+            .gpu
+            .device()
+            .create_command_encoder(&Default::default());
         if clear {
             encoder.clear_buffer(&self.counts, 0, None);
         }
@@ -601,7 +604,9 @@ impl Kernels for BandKernels<'_> {
         self.timer.as_ref().map(|t| KernelSeconds {
             search: t.seconds[Step::Count.place()] + t.seconds[Step::Write.place()],
             scan: t.seconds[Step::Scan.place()],
-            pairs: (0..IN_FLIGHT).map(|s| t.seconds[Step::Pairs(s).place()]).sum(),
+            pairs: (0..IN_FLIGHT)
+                .map(|s| t.seconds[Step::Pairs(s).place()])
+                .sum(),
         })
     }
 
@@ -609,11 +614,7 @@ impl Kernels for BandKernels<'_> {
         self.gpu.waited()
     }
 
-    fn submit_pairs(
-        &mut self,
-        items: Range<u32>,
-        configs: Range<usize>,
-    ) -> Result<(), GpuError> {
+    fn submit_pairs(&mut self, items: Range<u32>, configs: Range<usize>) -> Result<(), GpuError> {
         let s = self.next_slot;
         if self.slots[s].flight.is_some() {
             return Err(GpuError::Failed(format!(
@@ -636,7 +637,10 @@ impl Kernels for BandKernels<'_> {
             &slot.tally,
         ];
         let entries: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
-        let mut encoder = self.gpu.device().create_command_encoder(&Default::default());
+        let mut encoder = self
+            .gpu
+            .device()
+            .create_command_encoder(&Default::default());
         encoder.clear_buffer(&slot.tally, 0, None);
         self.record(
             &mut encoder,
@@ -688,7 +692,12 @@ impl Kernels for BandKernels<'_> {
         };
         self.oldest_slot = (s + 1) % IN_FLIGHT;
         self.gpu.wait_for(Some(flight.submission))?;
-        match flight.mapped.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        match flight
+            .mapped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(GpuError::Failed(format!("reading sums back: {e}"))),
             None => return Err(GpuError::Failed("reading sums back: not mapped".into())),

@@ -364,7 +364,10 @@ fn matches_the_twin(gpu: &Gpu, cases: &[(usize, usize, usize)], most: u32) {
                 continue;
             };
             let expected = twin::count_pairs(&shape, &input, at..end);
-            assert_eq!(got, expected, "pairs, n = {n}, items {at}..{end}, {tuning:?}");
+            assert_eq!(
+                got, expected,
+                "pairs, n = {n}, items {at}..{end}, {tuning:?}"
+            );
             assert_eq!(
                 tally,
                 twin::tally_pairs(&input, at..end, &expected),

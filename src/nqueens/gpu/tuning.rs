@@ -43,12 +43,8 @@ impl Options {
         let var = std::env::var_os;
         let mut tuning = Tuning::default();
         if let Some(value) = var(WORKGROUPS_VARIABLE) {
-            tuning.workgroups = Some(number(
-                WORKGROUPS_VARIABLE,
-                &value,
-                1,
-                MOST_WORKGROUPS as u64,
-            )? as usize);
+            tuning.workgroups =
+                Some(number(WORKGROUPS_VARIABLE, &value, 1, MOST_WORKGROUPS as u64)? as usize);
         }
         if let Some(value) = var(TUNING_VARIABLE) {
             tuning = parse_tuning(&value, tuning)?;
@@ -94,8 +90,7 @@ pub fn parse_tuning(value: &OsStr, mut tuning: Tuning) -> Result<Tuning, GpuErro
             )));
         };
         let (name, choice) = (name.trim(), choice.trim());
-        let unknown =
-            |choices: &str| bad(format!("{name} is one of {choices}, found {choice:?}"));
+        let unknown = |choices: &str| bad(format!("{name} is one of {choices}, found {choice:?}"));
         match name {
             "tables" => {
                 tuning.tables = match choice {
@@ -207,7 +202,10 @@ mod tests {
             parse_tuning(OsStr::new(""), Tuning::default()).unwrap(),
             Tuning::default()
         );
-        assert_eq!(describe(&Tuning::default()), "tables=padded,work=queue,checks=off");
+        assert_eq!(
+            describe(&Tuning::default()),
+            "tables=padded,work=queue,checks=off"
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use std::ops::Range;
 
 use super::layout::{
-    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, OUTER_A, OUTER_B,
-    PADDED, Shape, TILE, TILE_WORDS, Tables, VALID, WORKGROUP, rank, unrank,
+    BATCH_WORDS, CHUNK_BITS, FREE_INDEX, FREE_MASK, MAX_CHUNKS, OUTER_A, OUTER_B, PADDED, Shape,
+    TILE, TILE_WORDS, Tables, VALID, WORKGROUP, rank, unrank,
 };
 
 /// A partial side as the search writes it (see [`PARTIAL_BYTES`](super::layout::PARTIAL_BYTES)):
@@ -597,8 +597,7 @@ pub fn unit_traffic(shape: &Shape, tables: Tables, wn: usize, en: usize) -> Unit
         for lanes in warps(wn) {
             for j in 0..words {
                 for c in 0..shape.chunks {
-                    t.pairs
-                        .access(lanes.clone().map(|i| mask_at(c, j, i % 32)));
+                    t.pairs.access(lanes.clone().map(|i| mask_at(c, j, i % 32)));
                 }
             }
         }
