@@ -79,7 +79,10 @@ fn stats_say_what_the_gpu_did() {
         "{line}"
     );
     assert!(line.contains("; host's own work "), "{line}");
-    assert!(line.contains(" ns a unit), listing the configurations "), "{line}");
+    assert!(
+        line.contains(" ns a unit), listing the configurations "),
+        "{line}"
+    );
     // The software device runs 16 workgroups of the pairing kernel at a time.
     assert!(
         line.contains(" of the pairs (16 workgroups each); "),

@@ -403,3 +403,162 @@ fn the_twin_matches_the_cpu_on_random_ranges() {
         );
     }
 }
+
+/// The default band's shape at `n`.
+fn default_shape(n: usize) -> Shape {
+    Shape::new(Plan::new(n, &Control::new()).unwrap().band(), 16_384)
+}
+
+#[test]
+fn the_padded_tables_take_no_bank_conflict_and_cost_less_than_the_pairs() {
+    // At N = 21 (sides of 9, 34 footprint bits, 7 chunks) a unit's lists hold about 1,000 to
+    // 1,250 sides each (EXPERIMENTS.md); every size from one word to many tiles is checked.
+    let shape = default_shape(21);
+    for (wn, en) in [
+        (1, 1),
+        (31, 33),
+        (700, 512),
+        (1_100, 1_100),
+        (1_250, 1_014),
+        (5_872, 5_872),
+    ] {
+        let padded = twin::unit_traffic(&shape, Tables::Padded, wn, en);
+        for (phase, t) in [
+            ("tile", padded.tile),
+            ("planes", padded.planes),
+            ("masks", padded.masks),
+            ("pairs", padded.pairs),
+        ] {
+            assert_eq!(t.wavefronts, t.minimum, "{phase}, {wn} x {en}: {t:?}");
+        }
+        let strided = twin::unit_traffic(&shape, Tables::Strided, wn, en);
+        assert!(
+            strided.planes.wavefronts > strided.planes.minimum,
+            "{wn} x {en}"
+        );
+        assert!(
+            strided.masks.wavefronts > strided.masks.minimum,
+            "{wn} x {en}"
+        );
+        assert_eq!(strided.pairs, padded.pairs);
+        if wn >= 700 {
+            // Where the pairs are many, the padded build costs less than the pair loop.
+            assert!(
+                padded.build().wavefronts < padded.pairs.wavefronts,
+                "{wn} x {en}: {padded:?}"
+            );
+        }
+        if (wn, en) == (1_100, 1_100) {
+            // At the mean list lengths of N = 21, the strided build cost more than the pairs.
+            assert!(
+                strided.build().wavefronts > padded.pairs.wavefronts,
+                "{wn} x {en}: {strided:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_traffic_model_sees_a_conflict_where_there_is_one() {
+    let mut t = twin::Traffic::default();
+    // Lanes 32 words apart: one bank, 32 wavefronts; one word for all lanes: a broadcast.
+    t.access((0..32).map(|i| 32 * i));
+    assert_eq!((t.accesses, t.wavefronts, t.minimum), (1, 32, 1));
+    t.access((0..32).map(|_| 5));
+    assert_eq!((t.accesses, t.wavefronts, t.minimum), (2, 33, 2));
+    // 64-bit loads by 32 lanes, consecutive: two wavefronts, the least there can be.
+    t.access((0..32).flat_map(|i| [2 * i, 2 * i + 1]));
+    assert_eq!((t.accesses, t.wavefronts, t.minimum), (3, 35, 4));
+}
+
+/// Workgroup-memory wavefronts per unit and phase, both layouts, over units sampled from
+/// configurations of N = 19 to 21 (their real list lengths): the table of EXPERIMENTS.md.
+/// `cargo test --release --lib traffic_table -- --ignored --nocapture` (a minute or two).
+#[test]
+#[ignore]
+fn traffic_table() {
+    let mut rng = ChaCha8Rng::seed_from_u64(45);
+    println!(
+        "| N | units | west / east (mean) | layout | tile | planes | masks | build | pairs | \
+         build / pairs |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for n in [19, 20, 21] {
+        let plan = Plan::new(n, &Control::new()).unwrap();
+        let shape = Shape::new(plan.band(), 16_384);
+        let mut all = Vec::new();
+        plan.walk(0..plan.units(), |_, config, sets| {
+            all.push((config, sets));
+            std::ops::ControlFlow::Continue(())
+        });
+        let mut sizes = Vec::new();
+        for _ in 0..3 {
+            let (config, sets) = all[rng.random_range(0..all.len())].clone();
+            let mut tables = Vec::new();
+            shape.push_tables(plan.band(), &config, &mut tables);
+            let counts = twin::count_partials(&shape, &tables, 1);
+            let (starts, totals) = twin::scan(&shape, &counts, 1);
+            let total = (totals[0] + totals[1]) as usize;
+            let table = [
+                0,
+                sets.start as u32,
+                0,
+                totals[0],
+                u32::from(config.mirrored()),
+                0,
+                0,
+                0,
+                (sets.end - sets.start) as u32,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ];
+            let partials = twin::write_partials(&shape, &tables, &table, &starts, 1, total);
+            let input = twin::PairInputs {
+                tables: &tables,
+                counts: &counts,
+                starts: &starts,
+                batch: &table,
+                partials: &partials,
+                configs: 1,
+            };
+            for _ in 0..40 {
+                let index = sets.start + rng.random_range(0..sets.end - sets.start);
+                let west = crate::nqueens::gpu::layout::unrank(index as u32, shape.side as u32);
+                let east = ((1u32 << shape.free) - 1) ^ west;
+                let w = twin::side_list(&shape, &input, 0, 0, west).len();
+                let e = twin::side_list(&shape, &input, 0, 1, east).len();
+                sizes.push((w, e));
+            }
+        }
+        let units = sizes.len() as u64;
+        let (mw, me) = (
+            sizes.iter().map(|s| s.0).sum::<usize>() as u64 / units,
+            sizes.iter().map(|s| s.1).sum::<usize>() as u64 / units,
+        );
+        for tables in [Tables::Strided, Tables::Padded] {
+            let mut sum = twin::UnitTraffic::default();
+            for &(w, e) in &sizes {
+                let t = twin::unit_traffic(&shape, tables, w, e);
+                sum.tile = sum.tile.plus(t.tile);
+                sum.planes = sum.planes.plus(t.planes);
+                sum.masks = sum.masks.plus(t.masks);
+                sum.pairs = sum.pairs.plus(t.pairs);
+            }
+            let per = |t: twin::Traffic| t.wavefronts / units;
+            println!(
+                "| {n} | {units} | {mw} / {me} | {tables:?} | {} | {} | {} | {} | {} | {:.2} |",
+                per(sum.tile),
+                per(sum.planes),
+                per(sum.masks),
+                per(sum.build()),
+                per(sum.pairs),
+                sum.build().wavefronts as f64 / sum.pairs.wavefronts as f64
+            );
+        }
+    }
+}

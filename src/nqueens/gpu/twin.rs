@@ -331,7 +331,13 @@ fn locate(shape: &Shape, input: &PairInputs, k: u32) -> (usize, u32, u32, bool) 
 /// The footprints of the sides of side `side` of configuration `c` on the free rows `set`:
 /// for each pair `a < b` of its rows, the partial sides on the other rows completed by queens
 /// on `a` and `b` in the two outer columns, both ways round.
-fn side_list(shape: &Shape, input: &PairInputs, c: usize, side: usize, set: u32) -> Vec<[u32; 2]> {
+pub(crate) fn side_list(
+    shape: &Shape,
+    input: &PairInputs,
+    c: usize,
+    side: usize,
+    set: u32,
+) -> Vec<[u32; 2]> {
     let sb = shape.side_base(c, side);
     let seg = 2 * c + side;
     let base = input.batch[c * BATCH_WORDS + 2 + side];
@@ -443,11 +449,14 @@ pub struct Traffic {
     pub accesses: u64,
     /// Wavefronts they take.
     pub wavefronts: u64,
+    /// Wavefronts they would take with no bank conflict: one per 32 distinct words (a 64-bit
+    /// access by 32 lanes takes two however it is laid out).
+    pub minimum: u64,
 }
 
 impl Traffic {
     /// One warp-wide access to the words `words` (as many as the active lanes touch).
-    fn access(&mut self, words: impl IntoIterator<Item = usize>) {
+    pub fn access(&mut self, words: impl IntoIterator<Item = usize>) {
         let mut per_bank: [Vec<usize>; BANKS] = Default::default();
         let mut any = false;
         for w in words {
@@ -458,8 +467,10 @@ impl Traffic {
             }
         }
         if any {
+            let distinct: usize = per_bank.iter().map(Vec::len).sum();
             self.accesses += 1;
             self.wavefronts += per_bank.iter().map(Vec::len).max().unwrap_or(1) as u64;
+            self.minimum += distinct.div_ceil(BANKS) as u64;
         }
     }
 
@@ -468,6 +479,7 @@ impl Traffic {
         Traffic {
             accesses: self.accesses + other.accesses,
             wavefronts: self.wavefronts + other.wavefronts,
+            minimum: self.minimum + other.minimum,
         }
     }
 }
