@@ -238,7 +238,7 @@ pub fn count_pairs(
 /// What a dispatch of `count_pairs` sums on the device: per configuration of its items (from
 /// the first item's), the pairs of its items (twice for a configuration that is its own
 /// mirror image); the items whose lists outgrew the scratch (in any order on the device, which
-/// lists the first [`OVERFLOW_SLOTS`] of them and the host reads the rest from each item's
+/// lists the first [`OVERFLOW_SLOTS`](super::layout::OVERFLOW_SLOTS) of them and the host reads the rest from each item's
 /// status); the items done.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct PairTally {
