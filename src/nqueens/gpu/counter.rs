@@ -646,6 +646,13 @@ mod tests {
             let configs = plan.units() / plan.row_sets();
             assert_eq!(stats.configs, configs, "n = {n}");
             assert!(stats.batches > configs.div_ceil(64), "n = {n}: {stats:?}");
+            // A batch searches the configurations it keeps, from the sizes found before: few
+            // are searched and then left for the next batch (each batch keeps one or two of
+            // 64, and would search the 64 and keep those otherwise).
+            assert!(
+                stats.configs_probed_again <= stats.batches,
+                "n = {n}: {stats:?}"
+            );
             // A buffer too small for one configuration is an error, not a wrong count.
             let shape = Shape::new(plan.band(), 4096);
             let mut twin = Twin::new(shape, 64, largest - 1);
