@@ -40,6 +40,7 @@ export function init() {
   }
   container.replaceChildren(table);
   const score = document.getElementById('sultan-score');
+  const scoreTitle = document.getElementById('sultan-score-title');
   const detail = document.getElementById('sultan-placement');
   const io = makeIo('sultan', (text) => solve(text, true));
   let trace = null;
@@ -56,6 +57,8 @@ export function init() {
       trace.seek(k);
       const sentence = trace.draw(board);
       const best = trace.best();
+      // During the search the big number is the search's best so far, not the final answer.
+      score.textContent = best === null ? '\u2014' : String(best);
       detail.textContent = `During the search: sum ${trace.sum()} under the queens on the board; best sum so far ${best === null ? 'none yet' : best}.`;
       return sentence;
     },
@@ -93,6 +96,8 @@ export function init() {
 
   function showEditor() {
     searching = false;
+    scoreTitle.textContent = 'Best sum';
+    score.setAttribute('aria-live', 'polite');
     player.pause();
     container.hidden = false;
     searchBoard.hidden = true;
@@ -137,8 +142,9 @@ export function init() {
     const weights = weightsNow().map((row) => row.map(Number));
     trace = new QueensTrace(parsed, weights);
     clearAnswer();
-    score.textContent = parsed.end && parsed.end.best !== undefined && parsed.end.complete ? String(parsed.end.best) : '\u2014';
     searching = true;
+    scoreTitle.textContent = 'Best sum so far';
+    score.setAttribute('aria-live', 'off');
     container.hidden = true;
     searchBoard.hidden = false;
     edit.hidden = false;
