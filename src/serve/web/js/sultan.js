@@ -7,6 +7,7 @@ import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { TryIt } from './tryit.js';
 
 const SAMPLE = Array.from({ length: 64 }, (_, i) => i + 1);
 const MAX_WEIGHT = 4294967295;
@@ -49,7 +50,48 @@ export function init() {
     rows: 8, cols: 8, label: 'The search on the weighted board',
     rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
     name: (r, c) => `row ${r + 1}, column ${c + 1}, weight ${weightsNow()[r][c]}`,
+    onActivate: (r, c) => {
+      if (!trying) return;
+      tryit.toggle(r + 1, c + 1);
+      drawTry();
+    },
   });
+  // Try it yourself: the learner's own queens on the weights, the sum against the best.
+  let trying = false;
+  let bestAll = null;
+  const tryit = new TryIt(document.getElementById('sultan-try'));
+  const tryButton = document.getElementById('sultan-try-mode');
+
+  function drawTry() {
+    const weights = weightsNow().map((row) => row.map(Number));
+    tryit.draw(board);
+    board.weights(weights);
+    tryit.answerWeighted(weights, bestAll);
+  }
+
+  async function setTrying(on) {
+    if (!on) {
+      showEditor();
+      return;
+    }
+    searching = false;
+    player.pause();
+    trace = null;
+    player.load(0, '');
+    const text = inputText();
+    io.setInput(text);
+    const json = await api.jsonLines('sultan', text);
+    bestAll = json.objects[0] ? json.objects[0].score : null;
+    clearAnswer();
+    trying = true;
+    tryButton.setAttribute('aria-pressed', 'true');
+    container.hidden = true;
+    searchBoard.hidden = false;
+    edit.hidden = false;
+    detail.textContent = 'Your own placement: click a square (or press Enter on it) to put a queen there or take her back.';
+    tryit.reset(8);
+    drawTry();
+  }
   const player = new Player(document.getElementById('sultan-player'), {
     id: 'sultan',
     show: (k) => {
@@ -96,6 +138,9 @@ export function init() {
 
   function showEditor() {
     searching = false;
+    trying = false;
+    tryButton.setAttribute('aria-pressed', 'false');
+    tryit.reset(8);
     scoreTitle.textContent = 'Best sum';
     score.setAttribute('aria-live', 'polite');
     player.pause();
@@ -131,6 +176,9 @@ export function init() {
 
   /** Loads the trace of the search on the weights and shows it at step `step`. */
   async function watch(step) {
+    trying = false;
+    tryButton.setAttribute('aria-pressed', 'false');
+    tryit.reset(8);
     const text = inputText();
     io.setInput(text);
     const [lines, judge] = await Promise.all([
@@ -167,6 +215,7 @@ export function init() {
     io.run(() => solve(text, false));
   });
   document.getElementById('sultan-watch').addEventListener('click', () => io.run(() => watch(0)));
+  tryButton.addEventListener('click', () => io.run(() => setTrying(!trying)));
   edit.addEventListener('click', () => {
     showEditor();
     save();

@@ -2,7 +2,9 @@
 // library. It shows the squares the queens attack (hatched), the queens that attack each other
 // (in red, with dashed lines between them), and how many placements of n queens still extend
 // the learner's: the count with given queens (`nqueens count N --fix R,C ...`) through
-// `/api/nqueens/count`, or that none does.
+// `/api/nqueens/count`, or that none does. On a weighted board (the Sultan's), the sum under
+// the learner's queens against the best sum of the placements that extend them (the library's
+// list with given queens, `nqueens list 8 --fix R,C ...`) and the best of all.
 import * as api from './api.js';
 
 const key = (r, c) => `${r},${c}`;
@@ -76,6 +78,45 @@ export class TryIt {
       board.glyph(r - 1, c - 1, '\u265B', 'queen');
       if (attacked.has(key(r, c))) board.mark(r - 1, c - 1, 'conflict', true, 'attacked by another queen');
     }
+  }
+
+  /**
+   * On a weighted board (`weights[r][c]`, 0-based): the sum under the learner's queens, and
+   * the best sum of a placement of n queens that keeps them, from the library's list of the
+   * placements with these queens given; `best` is the best of all (the judge's answer).
+   */
+  async answerWeighted(weights, best) {
+    const asked = ++this.asked;
+    const n = this.n;
+    const qs = [...this.queens.values()];
+    const k = qs.length;
+    const sum = qs.reduce((acc, [r, c]) => acc + weights[r - 1][c - 1], 0);
+    const placed = k ? `${plural(k, 'queen')} placed, sum ${sum}` : 'No queen placed yet';
+    const pairs = this.conflicts();
+    if (pairs.length) {
+      const [[r1, c1], [r2, c2]] = pairs[0];
+      this.status.textContent = `${placed}: the queens on ${name(r1, c1)} and ${name(r2, c2)} attack each other, so no placement of ${n} queens keeps them. Take a queen back.`;
+      return;
+    }
+    this.status.textContent = `${placed}: asking for the placements that keep them\u2026`;
+    let said;
+    try {
+      const lines = await api.getLines('nqueens/list', { n, fix: this.fixes(), limit: 100, time_limit: TIME_LIMIT });
+      const sums = lines.map((p) => p.rows.reduce((acc, r, c) => acc + weights[r - 1][c], 0));
+      if (!sums.length) {
+        said = `${placed}: no placement of ${n} queens keeps them (the library lists none). Take a queen back.`;
+      } else {
+        const top = Math.max(...sums);
+        const of = `${plural(sums.length, 'placement')} of ${n} queens keep${sums.length === 1 ? 's' : ''} them`;
+        const all = best === null ? '' : top === best ? '; that is the best of all' : `; the best of all is ${best}`;
+        said = k === n
+          ? `${placed}: a placement of ${n} queens, none attacked; its sum is ${sum}${all}.`
+          : `${placed}: ${of}; the best of them sums to ${top}${all}.`;
+      }
+    } catch (e) {
+      said = `${placed}: the library's list failed: ${e.message}`;
+    }
+    if (asked === this.asked) this.status.textContent = said;
   }
 
   /** Asks the library how many placements extend the learner's, and says it. */
