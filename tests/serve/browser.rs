@@ -834,6 +834,81 @@ async fn sultan(page: &Page<'_>) -> Result<(), Failure> {
     );
     let pieces = saves_svg(page, "sultan", &["sultan"], &input).await?;
     assert_eq!(pieces, 8);
+    // Try it yourself, by keyboard: (1, 1), (5, 2), (8, 3); the sum under them against the
+    // best placement that keeps them (from nqueens list --fix) and the judge's best.
+    click_id(client, "sultan-try-mode").await?;
+    wait_for(
+        client,
+        "return document.getElementById('sultan-try').textContent.startsWith('No queen placed yet');",
+    )
+    .await?;
+    client
+        .execute(
+            "document.querySelector('#sultan-search .sq[data-r=\"0\"][data-c=\"0\"]').focus();",
+            vec![],
+        )
+        .await?;
+    press(
+        client,
+        &[
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+        ],
+    )
+    .await?;
+    let weight = |r: i64, c: i64| u64::from(weights[((r - 1) * 8 + c - 1) as usize]);
+    let sum = weight(1, 1) + weight(5, 2) + weight(8, 3);
+    let kept: Vec<u64> = cli_lines(
+        &[
+            "nqueens", "list", "8", "--fix", "1,1", "--fix", "5,2", "--fix", "8,3", "--format",
+            "json",
+        ],
+        "",
+    )
+    .iter()
+    .map(|p| {
+        p["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(c, r)| weight(r.as_i64().unwrap(), c as i64 + 1))
+            .sum()
+    })
+    .collect();
+    let top = *kept.iter().max().unwrap();
+    let best: u64 = expected.trim().parse()?;
+    let says = format!(
+        "3 queens placed, sum {sum}: {} placement{} of 8 queens keep{} them; the best of them sums to {top}{}.",
+        kept.len(),
+        if kept.len() == 1 { "" } else { "s" },
+        if kept.len() == 1 { "s" } else { "" },
+        if top == best {
+            "; that is the best of all".to_string()
+        } else {
+            format!("; the best of all is {best}")
+        }
+    );
+    wait_for(
+        client,
+        &format!("return document.getElementById('sultan-try').textContent === {says:?};"),
+    )
+    .await?;
+    assert_eq!(
+        board_queens(client, "sultan-search").await?,
+        BTreeSet::from([(1, 1), (5, 2), (8, 3)])
+    );
+    accessible(page, "sultan, try it yourself").await?;
     Ok(())
 }
 
