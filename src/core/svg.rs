@@ -319,16 +319,6 @@ impl Board {
                 );
             }
         }
-        for (s, text) in &self.numbers {
-            let _ = writeln!(
-                svg,
-                "<text class=\"number\" x=\"{}\" y=\"{}\" font-size=\"0.3\" fill=\"{}\" text-anchor=\"middle\" font-family=\"{FONT}\">{}</text>",
-                num(f64::from(s.col) + 0.5),
-                num(f64::from(s.row) + 0.9),
-                colour::INK,
-                escape(text)
-            );
-        }
         for (from, to) in &self.arrows {
             write_arrow(svg, *from, *to);
         }
@@ -368,6 +358,18 @@ impl Board {
                 }
             }
             svg.push_str("</g>\n");
+        }
+        // The numbers (weights) over the pieces, with a white halo: a queen never hides the
+        // weight she stands on.
+        for (s, text) in &self.numbers {
+            let _ = writeln!(
+                svg,
+                "<text class=\"number\" x=\"{}\" y=\"{}\" font-size=\"0.3\" font-weight=\"bold\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.08\" paint-order=\"stroke\" text-anchor=\"middle\" font-family=\"{FONT}\">{}</text>",
+                num(f64::from(s.col) + 0.5),
+                num(f64::from(s.row) + 0.92),
+                colour::INK,
+                escape(text)
+            );
         }
         for (s, text) in &self.stops {
             let (cx, cy) = (f64::from(s.col) + 0.8, f64::from(s.row) + 0.2);
@@ -653,6 +655,8 @@ mod tests {
         assert!(svg.contains("data-piece=\"phoenix\" data-row=\"7\" data-col=\"3\""));
         assert!(svg.contains("A &amp; B") && svg.contains("caption &lt;1&gt;"));
         assert!(!svg.contains(" id="));
+        // The number is drawn after (over) the pieces.
+        assert!(svg.find(">42</text>") > svg.find("<title>queen on h8</title>"));
     }
 
     #[test]

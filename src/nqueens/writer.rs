@@ -69,7 +69,7 @@ impl CaseAnswer for Listing<'_> {
             .collect();
         let mut figure = Figure::new(&format!("Placement {number}: {}", numbers.join(" ")));
         figure.panel(svg_board(self.problem, Some(self.rows)), "");
-        figure.note(LEGEND);
+        figure.note(legend(self.problem));
         figure
     }
 }
@@ -168,9 +168,10 @@ impl CaseAnswer for Counted<'_> {
         let (problem, count) = (self.problem, self.count);
         let what = format!("{count} placement{}", if count == 1 { "" } else { "s" });
         let mut figure = Figure::new(&heading(problem, &what));
-        figure.panel(svg_board(problem, None), "");
+        // A board is drawn only to show the given queens: an empty one says nothing.
         if !problem.given().is_empty() {
-            figure.note(LEGEND);
+            figure.panel(svg_board(problem, None), "");
+            figure.note(legend(problem));
         }
         figure
     }
@@ -230,9 +231,14 @@ pub(super) fn no_placement(problem: &Problem) -> String {
     figure.to_document()
 }
 
-/// What the SVG boards of `nqueens` show.
-const LEGEND: &str =
-    "♕ a given queen (on a marked square), ♛ the others; rows from the top, columns from the left";
+/// What the SVG boards of `nqueens` show: the given queens only when there are some.
+fn legend(problem: &Problem) -> &'static str {
+    if problem.given().is_empty() {
+        "♛ the queens; rows from the top, columns from the left"
+    } else {
+        "♕ a given queen (on a marked square), ♛ the others; rows from the top, columns from the left"
+    }
+}
 
 /// An `n`x`n` SVG board with the queens of `rows` (if any), the given ones marked.
 fn svg_board(problem: &Problem, rows: Option<&[u8]>) -> svg::Board {

@@ -195,23 +195,36 @@ fn size(document: &str) -> Option<(f64, f64)> {
     Some((attribute("width")?, attribute("height")?))
 }
 
-/// The documents one under the other in one: each keeps its own root element, placed with
-/// `x` and `y`.
+/// The widest row of a worksheet, in pixels: four boards of the narrowest figure side by side.
+pub const ROW_WIDTH: f64 = 1760.0;
+
+/// The documents in rows in one, as a worksheet: left to right while a row stays within
+/// [`ROW_WIDTH`] (a wider document has a row of its own), the rows one under the other; each
+/// keeps its own root element, placed with `x` and `y`.
 fn combine(documents: &[(String, f64, f64)]) -> String {
     const GAP: f64 = 24.0;
-    let width = documents.iter().map(|d| d.1).fold(0.0, f64::max);
-    let height =
-        documents.iter().map(|d| d.2).sum::<f64>() + GAP * documents.len().saturating_sub(1) as f64;
+    // Each document's place, row by row.
+    let mut places = Vec::with_capacity(documents.len());
+    let (mut x, mut y, mut row_h, mut width) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for (_, w, h) in documents {
+        if x > 0.0 && x + w > ROW_WIDTH {
+            y += row_h + GAP;
+            (x, row_h) = (0.0, 0.0);
+        }
+        places.push((x, y));
+        width = width.max(x + w);
+        row_h = row_h.max(*h);
+        x += w + GAP;
+    }
+    let height = y + row_h;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n<title>{} cases</title>\n",
         documents.len()
     );
-    let mut y = 0.0;
-    for (text, _, h) in documents {
+    for ((text, _, _), (x, y)) in documents.iter().zip(places) {
         // Every document starts with `<svg xmlns="..." `: place it.
-        let placed = text.replacen("<svg ", &format!("<svg x=\"0\" y=\"{y}\" "), 1);
+        let placed = text.replacen("<svg ", &format!("<svg x=\"{x}\" y=\"{y}\" "), 1);
         svg.push_str(&placed);
-        y += h + GAP;
     }
     svg.push_str("</svg>\n");
     svg
@@ -238,6 +251,24 @@ mod tests {
         assert!(svg.contains("<title>2 cases</title>"));
         assert!(svg.contains("<svg x=\"0\" y=\"0\" xmlns="));
         assert_eq!(svg.matches("</svg>").count(), 3);
+    }
+
+    #[test]
+    fn a_worksheet_lays_its_documents_out_in_rows() {
+        let mut out = Vec::new();
+        let mut docs = Documents::new(&mut out, Layout::One);
+        for i in 0..12 {
+            docs.write_all(document(&i.to_string()).as_bytes()).unwrap();
+        }
+        docs.finish().unwrap();
+        let svg = String::from_utf8(out).unwrap();
+        let (w, h) = size(&svg).unwrap();
+        let (one_w, one_h) = size(&document("0")).unwrap();
+        // Four narrow figures to a row, three rows.
+        assert!(w <= ROW_WIDTH);
+        assert_eq!(w, 4.0 * one_w + 3.0 * 24.0);
+        assert_eq!(h, 3.0 * one_h + 2.0 * 24.0);
+        assert_eq!(svg.matches(&format!("y=\"{}\"", one_h + 24.0)).count(), 4);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("/js/player.js", "js/player.js", JS),
     asset!("/js/queenstrace.js", "js/queenstrace.js", JS),
     asset!("/js/share.js", "js/share.js", JS),
+    asset!("/js/tryit.js", "js/tryit.js", JS),
+    asset!("/js/pieces.js", "js/pieces.js", JS),
 ];
 
 /// The embedded file served at `path`, if any.

@@ -1,10 +1,17 @@
-//! `tour --trace`: for each scenario, the breadth-first search as JSON Lines: its layers (the
-//! squares first reached after 0, 1, 2, ... moves, with the knights visited on the way), then
-//! the shortest path move by move. The web board plays the same lines.
+//! `tour --trace`: for each scenario, the breadth-first search as JSON Lines, then the shortest
+//! path move by move. The web board plays the same lines.
+//!
+//! The search's states are a square *and* the set of knights visited on the way, so one square
+//! can be reached in several layers, each time with another set of knights. Layer `d` (a
+//! `layer` line) holds the states first reached after `d` moves: `squares` are their squares,
+//! split into `new` (squares in no earlier layer) and `again` (squares of an earlier layer,
+//! reached now with another set of knights); `states` counts the states (at least as many as
+//! the squares). The goal layer (the squares next to the bishop reached with every knight
+//! visited) has `"goal":true`.
 //!
 //! ```text
 //! {"case":1,"event":"start","queen":"h8","bishop":"c2","knights":["e6","c5"]}
-//! {"case":1,"step":1,"event":"layer","moves":0,"squares":["h8"],"states":1,"knights":[],"most_knights":0}
+//! {"case":1,"step":1,"event":"layer","moves":0,"squares":["h8"],"new":["h8"],"again":[],"states":1,"knights":[],"most_knights":0}
 //! ...
 //! {"case":1,"step":6,"event":"move","moves":0,"square":"h8","visited":[]}
 //! {"case":1,"step":7,"event":"move","moves":1,"square":"h2","visited":[]}
@@ -12,7 +19,13 @@
 //! {"case":1,"event":"end","steps":10,"possible":true,"moves":4,"path":["h8","h2","e5","d4","b2"]}
 //! ```
 //!
-//! A trace is bounded by its search: one line per layer, at most one per move of the path.
+//! When a knight or the bishop has no square next to it that the queen can ever reach, the
+//! search over knights does not start: the trace shows instead where the queen can go at all,
+//! one `reach` line per number of moves (`squares`: those first reached after `moves` moves,
+//! until none is left), and the `end` line names the piece out of reach (`unreachable`).
+//!
+//! A trace is bounded by its search: one line per layer (at most 64 `reach` lines), at most one
+//! per move of the path.
 //!
 //! ```
 //! use chess_puzzles::tour::{trace, SAMPLE};
@@ -27,12 +40,12 @@ use std::io::{self, Read, Write};
 
 use serde::Serialize;
 
-use crate::core::Square;
+use crate::core::{Bitboard, Square};
 use crate::error::RunError;
 use crate::input::{CaseReader, Scanner};
 
 use super::layered_bfs::Layer;
-use super::{Reader, Scenario, Solver, square_name};
+use super::{Piece, Reader, Scenario, Solver, square_name};
 
 /// One line of a tour's trace; the fields that do not apply are left out.
 #[derive(Debug, Default, Serialize)]
@@ -56,6 +69,12 @@ struct Line {
     #[serde(skip_serializing_if = "Option::is_none")]
     squares: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    again: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     states: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     knights: Option<Vec<String>>,
@@ -65,6 +84,22 @@ struct Line {
     visited: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<Option<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unreachable: Option<Unreachable>,
+}
+
+/// The piece no square the queen can reach stands next to.
+#[derive(Debug, Serialize)]
+struct Unreachable {
+    /// `knight` or `bishop`.
+    piece: &'static str,
+    /// Its square.
+    square: String,
+}
+
+/// The names of a set's squares, in board order.
+fn names(squares: Bitboard) -> Vec<String> {
+    squares.iter().map(square_name).collect()
 }
 
 impl Line {
@@ -130,21 +165,54 @@ fn write_scenario(
     .write(out)?;
     let (path, layers) = solver.solve_with_layers(scenario);
     let mut step = 0u64;
-    for Layer {
-        moves,
-        squares,
-        states,
-        knights: mask,
-        most_knights,
-    } in layers
+    let unreachable = scenario.unreachable_piece();
+    if layers.is_empty() {
+        // The search did not start: where the queen can go at all, move by move.
+        let open = !scenario.blockers();
+        let mut seen = Bitboard::from_square(scenario.queen());
+        let mut front = seen;
+        let mut moves = 0;
+        while !front.is_empty() {
+            step += 1;
+            Line {
+                case,
+                step: Some(step),
+                event: "reach",
+                moves: Some(Some(moves)),
+                squares: Some(names(front)),
+                ..Line::default()
+            }
+            .write(out)?;
+            front = front.queen_fill(open) - seen;
+            seen |= front;
+            moves += 1;
+        }
+    }
+    let last = layers.len();
+    let mut seen = Bitboard(0);
+    for (
+        i,
+        Layer {
+            moves,
+            squares,
+            states,
+            knights: mask,
+            most_knights,
+        },
+    ) in layers.into_iter().enumerate()
     {
         step += 1;
+        let again = squares & seen;
+        seen |= squares;
         Line {
             case,
             step: Some(step),
             event: "layer",
             moves: Some(Some(moves)),
-            squares: Some(squares.iter().map(square_name).collect()),
+            squares: Some(names(squares)),
+            new: Some(names(squares - again)),
+            again: Some(names(again)),
+            goal: (path.is_some() && i + 1 == last).then_some(true),
             states: Some(states),
             knights: Some(knights(scenario, mask)),
             most_knights: Some(most_knights),
@@ -177,6 +245,14 @@ fn write_scenario(
             path.as_ref()
                 .map(|p| p.iter().map(|&sq| square_name(sq)).collect()),
         ),
+        unreachable: unreachable.map(|(piece, sq)| Unreachable {
+            piece: if piece == Piece::Knight {
+                "knight"
+            } else {
+                "bishop"
+            },
+            square: square_name(sq),
+        }),
         ..Line::default()
     }
     .write(out)
@@ -219,5 +295,68 @@ mod tests {
             (false.into(), serde_json::Value::Null)
         );
         assert!(second.iter().all(|l| l["event"] != "move"));
+    }
+
+    fn names(v: &serde_json::Value) -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn each_layer_splits_its_squares_into_new_and_reached_again() {
+        let mut out = Vec::new();
+        trace(SAMPLE.input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let layers: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|l| l["case"] == 1 && l["event"] == "layer")
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, layer) in layers.iter().enumerate() {
+            let (squares, new, again) = (
+                names(&layer["squares"]),
+                names(&layer["new"]),
+                names(&layer["again"]),
+            );
+            assert_eq!(new.len() + again.len(), squares.len());
+            assert!(new.iter().all(|s| !seen.contains(s)));
+            assert!(again.iter().all(|s| seen.contains(s)));
+            assert!(layer["states"].as_u64().unwrap() >= squares.len() as u64);
+            seen.extend(squares);
+            assert_eq!(layer["goal"] == true, i + 1 == layers.len(), "layer {i}");
+        }
+        // Some square comes back with other knights: the layers hold more squares than the
+        // board has reached.
+        let total: usize = layers.iter().map(|l| names(&l["squares"]).len()).sum();
+        assert!(total > seen.len());
+    }
+
+    #[test]
+    fn a_search_that_cannot_start_shows_where_the_queen_can_go() {
+        // The bishop on a8 behind pawns: no square next to it is ever reached.
+        let input =
+            "1\nBP.....N\nPP......\n........\n...Q....\n........\n........\n........\n.......N\n\n";
+        let mut out = Vec::new();
+        trace(input.as_bytes(), &mut out).unwrap();
+        let lines: Vec<serde_json::Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let reach: Vec<_> = lines.iter().filter(|l| l["event"] == "reach").collect();
+        assert_eq!(names(&reach[0]["squares"]), ["d5"]);
+        let all: usize = reach.iter().map(|l| names(&l["squares"]).len()).sum();
+        // Every square but those of the six other pieces (the queen's own included).
+        assert_eq!(all, 64 - 6);
+        let end = lines.last().unwrap();
+        assert_eq!(
+            end["unreachable"],
+            serde_json::json!({"piece": "bishop", "square": "a8"})
+        );
+        assert_eq!(end["steps"], reach.len());
     }
 }

@@ -103,6 +103,34 @@ fn queens_and_nqueens_draw_their_placements() {
     let none = svg(&["nqueens", "list", "3", "--format", "svg"], "");
     assert!(none.contains("no placement"));
     assert_eq!(pieces_of(&none), vec![Pieces::new()]);
+    // With no queen given: no empty board for a count, no legend of a given queen.
+    let count = svg(&["nqueens", "count", "8", "--format", "svg"], "");
+    assert!(count.contains("92 placements") && !count.contains("scale("));
+    let twelve = svg(
+        &["nqueens", "list", "8", "--limit", "12", "--format", "svg"],
+        "",
+    );
+    assert!(!twelve.contains("given") && !twelve.contains('♕'));
+    // A worksheet in rows: twelve placements, four to a row.
+    let size = |doc: &str, a: &str| -> f64 {
+        let first = doc.lines().next().unwrap();
+        let at = first.find(&format!(" {a}=\"")).unwrap() + a.len() + 3;
+        first[at..at + first[at..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let one = svg(
+        &["nqueens", "list", "8", "--limit", "1", "--format", "svg"],
+        "",
+    );
+    assert_eq!(
+        size(&twelve, "width"),
+        4.0 * size(&one, "width") + 3.0 * 24.0
+    );
+    assert_eq!(
+        size(&twelve, "height"),
+        3.0 * size(&one, "height") + 2.0 * 24.0
+    );
 }
 
 #[test]

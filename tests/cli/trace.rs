@@ -223,6 +223,26 @@ fn tour_traces_give_layers_then_the_path_of_the_answer() {
             assert_eq!(end["moves"], answer["moves"]);
             let layers: Vec<&&Value> = mine.iter().filter(|l| l["event"] == "layer").collect();
             let moves: Vec<&&Value> = mine.iter().filter(|l| l["event"] == "move").collect();
+            // Each layer's squares are new or reached again, counts that add up; the goal
+            // layer, and it alone, says so.
+            let mut seen = std::collections::BTreeSet::new();
+            for (d, layer) in layers.iter().enumerate() {
+                let names = |key: &str| -> Vec<String> {
+                    layer[key]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| s.as_str().unwrap().to_string())
+                        .collect()
+                };
+                let (squares, new, again) = (names("squares"), names("new"), names("again"));
+                assert_eq!(new.len() + again.len(), squares.len(), "{layer}");
+                assert!(new.iter().all(|s| !seen.contains(s)), "{layer}");
+                assert!(again.iter().all(|s| seen.contains(s)), "{layer}");
+                seen.extend(squares);
+                let goal = answer["path"].is_array() && d + 1 == layers.len();
+                assert_eq!(layer["goal"] == true, goal, "{layer}");
+            }
             if let Some(path) = answer["path"].as_array() {
                 // One layer per move count, the path's square d in layer d.
                 assert_eq!(layers.len(), path.len());

@@ -68,6 +68,40 @@ fn every_kept_fuzz_input_runs_cleanly_and_in_time() {
             }
         }
     }
-    let seeds = if cfg!(feature = "serve") { 49 } else { 32 };
+    let seeds = if cfg!(feature = "serve") { 54 } else { 32 };
     assert!(replayed >= seeds, "the seeds at least: {replayed}");
+}
+
+/// The `serve` target sends requests to every route of the API (`src/serve/routes.rs`), and a
+/// seed of its corpus picks each.
+#[cfg(feature = "serve")]
+#[test]
+fn the_serve_target_reaches_every_route() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let routes = std::fs::read_to_string(root.join("src/serve/routes.rs")).unwrap();
+    let served: std::collections::BTreeSet<String> = routes
+        .split(".route(\"")
+        .skip(1)
+        .map(|rest| format!("/api{}", &rest[..rest.find('"').unwrap()]))
+        .collect();
+    assert!(served.len() >= 15, "{served:?}");
+    let fuzzed: std::collections::BTreeSet<String> = harness::ENDPOINTS
+        .iter()
+        .map(|(_, path)| path.to_string())
+        .filter(|p| p.starts_with("/api/") && p != "/api/no-such-endpoint")
+        .collect();
+    assert_eq!(
+        fuzzed, served,
+        "the serve target's endpoints against the server's routes"
+    );
+    let picked: std::collections::BTreeSet<usize> = files(&root.join("fuzz/seeds/serve"))
+        .iter()
+        .filter_map(|p| std::fs::read(p).unwrap().first().copied())
+        .map(|b| usize::from(b) % harness::ENDPOINTS.len())
+        .collect();
+    assert_eq!(
+        picked.len(),
+        harness::ENDPOINTS.len(),
+        "a seed for every endpoint: {picked:?}"
+    );
 }

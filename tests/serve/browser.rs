@@ -337,6 +337,15 @@ fn first_solution(lines: &[Value]) -> u64 {
         .expect("a solution in the trace")
 }
 
+/// The event of step `k` of a trace.
+fn step_event(lines: &[Value], k: u64) -> &str {
+    lines
+        .iter()
+        .find(|l| l["step"] == k)
+        .and_then(|l| l["event"].as_str())
+        .unwrap_or_default()
+}
+
 /// Waits until the player of `view` shows step `k`.
 async fn at_step(client: &Client, view: &str, k: u64) -> Result<(), Failure> {
     wait_for(
@@ -503,6 +512,13 @@ async fn first_screens(page: &Page<'_>) -> Result<(), Failure> {
             } else if view == "queens" {
                 screenshot(client, "queens-phone").await?;
             }
+            // The view opens at its title: nothing scrolls the page on load.
+            let scrolled = client.execute("return window.scrollY;", vec![]).await?;
+            assert_eq!(
+                scrolled,
+                json!(0),
+                "{view} at {width}x{height}: scrolled on load"
+            );
         }
     }
     client.set_window_size(1280, 800).await?;
@@ -634,6 +650,39 @@ async fn queens(page: &Page<'_>) -> Result<(), Failure> {
     click_id(client, "queens-play").await?;
     wait_for(client, &format!("return !document.getElementById('queens-counter').textContent.startsWith('Step {} of ');", k - 6)).await?;
     click_id(client, "queens-play").await?;
+    // Right after a solution the last queen is removed to look for more (the link of the
+    // issue that found the sentence wrong); step k typed into the player's box.
+    open(page, "queens?q=3,6&step=872").await?;
+    at_step(client, "queens", 872).await?;
+    assert_eq!(step_event(&trace, 871), "solution");
+    assert_eq!(step_event(&trace, 872), "remove");
+    let status = text_of(client, "queens-status").await?;
+    assert!(
+        status.contains("the placement is complete, so the queen on row ")
+            && status.contains("is removed to look for more solutions (backtrack)"),
+        "{status}"
+    );
+    let backtrack = trace
+        .iter()
+        .find(|l| {
+            l["event"] == "remove"
+                && l["step"]
+                    .as_u64()
+                    .is_some_and(|k| step_event(&trace, k - 1) != "solution")
+        })
+        .and_then(|l| l["step"].as_u64())
+        .unwrap();
+    type_into(client, "queens-goto", &backtrack.to_string()).await?;
+    at_step(client, "queens", backtrack).await?;
+    let status = text_of(client, "queens-status").await?;
+    assert!(
+        status.contains(": every row of the next column has been tried, so the queen on "),
+        "{status}"
+    );
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        replay(&trace, backtrack)
+    );
     // The screenshot of the docs: a conflict, at a step given by the link.
     open(page, "queens?q=3,6&step=867").await?;
     at_step(client, "queens", 867).await?;
@@ -654,7 +703,28 @@ async fn queens(page: &Page<'_>) -> Result<(), Failure> {
         "queens: printed during the search"
     );
     click_id(client, "queens-prev").await?;
-    screenshot(client, "queens").await
+    screenshot(client, "queens").await?;
+    // Chess coordinates as an option: files a-h, ranks 8 to 1 from the top, in the squares'
+    // names too; the statement's numbering again when it is off.
+    let labels = "return [...document.querySelectorAll('#queens-board .edge-labels text')].map((t) => t.textContent).join(' ');";
+    click_id(client, "chess-coordinates").await?;
+    assert_eq!(
+        client.execute(labels, vec![]).await?,
+        json!("8 7 6 5 4 3 2 1 a b c d e f g h")
+    );
+    let named = client
+        .execute("return document.querySelector('#queens-board [data-square=\"row 3, column 5\"]').getAttribute('aria-label');", vec![])
+        .await?;
+    assert!(
+        named.as_str().unwrap().starts_with("row 3, column 5 (e6)"),
+        "{named}"
+    );
+    click_id(client, "chess-coordinates").await?;
+    assert_eq!(
+        client.execute(labels, vec![]).await?,
+        json!("1 2 3 4 5 6 7 8 1 2 3 4 5 6 7 8")
+    );
+    Ok(())
 }
 
 async fn sultan(page: &Page<'_>) -> Result<(), Failure> {
@@ -707,6 +777,38 @@ async fn sultan(page: &Page<'_>) -> Result<(), Failure> {
         status.contains(&format!("Sum under the queens: {sum}.")),
         "{status}"
     );
+    // During the search the big number is the search's best so far (here the first sum),
+    // not the final answer.
+    assert_eq!(
+        text_of(client, "sultan-score-title").await?,
+        "Best sum so far"
+    );
+    assert_eq!(text_of(client, "sultan-score").await?, sum.to_string());
+    // Every queen's weight is written over her, readable.
+    let under = client
+        .execute(
+            "const b = document.getElementById('sultan-search');
+             const glyphs = [...b.querySelectorAll('text.glyph')];
+             return [...b.querySelectorAll('.sq[data-piece]')].map((sq) => {
+               const w = b.querySelector(`text.weight[data-r='${sq.dataset.r}'][data-c='${sq.dataset.c}']`);
+               const over = w && glyphs.every((g) => g.compareDocumentPosition(w) & Node.DOCUMENT_POSITION_FOLLOWING);
+               return over && getComputedStyle(w).visibility === 'visible' ? Number(w.textContent) : null;
+             }).sort((a, b) => a - b);",
+            vec![],
+        )
+        .await?;
+    let mut weighed: Vec<u64> = shown
+        .iter()
+        .map(|&(r, c)| u64::from(weights[((r - 1) * 8 + c - 1) as usize]))
+        .collect();
+    weighed.sort();
+    assert_eq!(under, json!(weighed), "the weights under the queens");
+    // The same in the command line's drawing: the weights after (over) the pieces.
+    let drawn = cli(&["sultan", "--format", "svg"], &input);
+    assert!(
+        drawn.rfind("class=\"piece\"") < drawn.find("class=\"number\""),
+        "sultan --format svg: a queen hides her weight"
+    );
     for _ in 0..3 {
         click_id(client, "sultan-solution").await?;
     }
@@ -732,6 +834,81 @@ async fn sultan(page: &Page<'_>) -> Result<(), Failure> {
     );
     let pieces = saves_svg(page, "sultan", &["sultan"], &input).await?;
     assert_eq!(pieces, 8);
+    // Try it yourself, by keyboard: (1, 1), (5, 2), (8, 3); the sum under them against the
+    // best placement that keeps them (from nqueens list --fix) and the judge's best.
+    click_id(client, "sultan-try-mode").await?;
+    wait_for(
+        client,
+        "return document.getElementById('sultan-try').textContent.startsWith('No queen placed yet');",
+    )
+    .await?;
+    client
+        .execute(
+            "document.querySelector('#sultan-search .sq[data-r=\"0\"][data-c=\"0\"]').focus();",
+            vec![],
+        )
+        .await?;
+    press(
+        client,
+        &[
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+        ],
+    )
+    .await?;
+    let weight = |r: i64, c: i64| u64::from(weights[((r - 1) * 8 + c - 1) as usize]);
+    let sum = weight(1, 1) + weight(5, 2) + weight(8, 3);
+    let kept: Vec<u64> = cli_lines(
+        &[
+            "nqueens", "list", "8", "--fix", "1,1", "--fix", "5,2", "--fix", "8,3", "--format",
+            "json",
+        ],
+        "",
+    )
+    .iter()
+    .map(|p| {
+        p["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(c, r)| weight(r.as_i64().unwrap(), c as i64 + 1))
+            .sum()
+    })
+    .collect();
+    let top = *kept.iter().max().unwrap();
+    let best: u64 = expected.trim().parse()?;
+    let says = format!(
+        "3 queens placed, sum {sum}: {} placement{} of 8 queens keep{} them; the best of them sums to {top}{}.",
+        kept.len(),
+        if kept.len() == 1 { "" } else { "s" },
+        if kept.len() == 1 { "s" } else { "" },
+        if top == best {
+            "; that is the best of all".to_string()
+        } else {
+            format!("; the best of all is {best}")
+        }
+    );
+    wait_for(
+        client,
+        &format!("return document.getElementById('sultan-try').textContent === {says:?};"),
+    )
+    .await?;
+    assert_eq!(
+        board_queens(client, "sultan-search").await?,
+        BTreeSet::from([(1, 1), (5, 2), (8, 3)])
+    );
+    accessible(page, "sultan, try it yourself").await?;
     Ok(())
 }
 
@@ -788,42 +965,41 @@ async fn tour(page: &Page<'_>) -> Result<(), Failure> {
     // The search: layer by layer (each as the command line's trace says), then the path.
     let trace = cli_lines(&["tour", "--trace"], &input);
     let layers: Vec<&Value> = trace.iter().filter(|l| l["event"] == "layer").collect();
+    let moves: Vec<&Value> = trace.iter().filter(|l| l["event"] == "move").collect();
     click_id(client, "tour-watch").await?;
     at_step(client, "tour", 0).await?;
-    for k in 1..=layers.len().min(3) {
+    for k in 1..=layers.len() {
         click_id(client, "tour-forward").await?;
         at_step(client, "tour", k as u64).await?;
-        let marked = client
+        tour_layer(client, &layers, k).await?;
+    }
+    // The path: the queen moves along it, the numbers leave the arrowheads in sight.
+    for (j, m) in moves.iter().enumerate() {
+        click_id(client, "tour-forward").await?;
+        at_step(client, "tour", (layers.len() + j + 1) as u64).await?;
+        let queen = client
             .execute(
-                "return [...document.querySelectorAll('#tour-board .sq.layer')].map(s => s.dataset.square).sort();",
+                "return [...document.querySelectorAll('#tour-board [data-piece=queen]')].map((s) => s.dataset.square);",
                 vec![],
             )
             .await?;
-        let mut expected: Vec<String> = layers[..k]
-            .iter()
-            .flat_map(|l| {
-                l["squares"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|s| s.as_str().unwrap().to_string())
-            })
-            .collect();
-        expected.sort();
-        assert_eq!(marked, json!(expected), "layer {}", k - 1);
+        assert_eq!(queen, json!([m["square"]]), "move {j}");
     }
-    screenshot(client, "tour-search").await?;
-    // Next solution: the goal layer, then the whole path.
-    click_id(client, "tour-solution").await?;
-    at_step(client, "tour", layers.len() as u64).await?;
-    click_id(client, "tour-solution").await?;
-    let steps = trace
-        .iter()
-        .filter(|l| l["case"] == 1 && l["step"].is_u64())
-        .count() as u64;
-    at_step(client, "tour", steps).await?;
     let status = text_of(client, "tour-status").await?;
     assert!(status.contains("The tour is complete"), "{status}");
+    let under = client
+        .execute(
+            "const b = document.getElementById('tour-board');
+             const stops = [...b.querySelectorAll('[data-stop]')], arrows = [...b.querySelectorAll('line.arrow')];
+             return arrows.length > 0 && stops.every((s) => arrows.every((a) => s.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING));",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        under,
+        json!(true),
+        "the stops' numbers are drawn under the arrows"
+    );
     let shown = client
         .execute(
             "return [...document.querySelectorAll('#tour-board [data-stop]')].length;",
@@ -834,9 +1010,44 @@ async fn tour(page: &Page<'_>) -> Result<(), Failure> {
         .map(|i| &path[2 * i..2 * i + 2])
         .collect();
     assert_eq!(shown.as_u64(), Some(distinct.len() as u64));
+    // The stages of a breadth-first search (no "solutions"): the goal layer, the path's end.
+    assert_eq!(
+        client
+            .execute(
+                "return document.getElementById('tour-solution').textContent;",
+                vec![]
+            )
+            .await?,
+        json!("Next stage \u{25b6}\u{25b6}")
+    );
+    click_id(client, "tour-start").await?;
+    click_id(client, "tour-solution").await?;
+    at_step(client, "tour", layers.len() as u64).await?;
+    click_id(client, "tour-solution").await?;
+    at_step(
+        client,
+        "tour",
+        trace.iter().filter(|l| l["step"].is_u64()).count() as u64,
+    )
+    .await?;
     accessible(page, "tour, the search").await?;
     let pieces = saves_svg(page, "tour", &["tour"], &input).await?;
     assert_eq!(pieces, 10);
+    // The sample at the link of the issue: layer 3, then the goal layer.
+    let rows = ".......Q/...P.P../...PNP../..NP.P../......../......../..B...../........";
+    let sample = cli_lines(
+        &["tour", "--trace"],
+        &format!("1\n{}\n\n", rows.replace('/', "\n")),
+    );
+    let sample: Vec<&Value> = sample.iter().filter(|l| l["event"] == "layer").collect();
+    open(page, &format!("tour?b={rows}&step=4")).await?;
+    at_step(client, "tour", 4).await?;
+    tour_layer(client, &sample, 4).await?;
+    screenshot(client, "tour-search").await?;
+    type_into(client, "tour-goto", "5").await?;
+    at_step(client, "tour", 5).await?;
+    tour_layer(client, &sample, 5).await?;
+    assert_eq!(sample[4]["goal"], json!(true));
     // An impossible board: the bishop in a corner behind pawns.
     click_id(client, "tour-clear").await?;
     place("Q", &["e4"]).await?;
@@ -851,7 +1062,123 @@ async fn tour(page: &Page<'_>) -> Result<(), Failure> {
     .await?;
     let detail = text_of(client, "tour-detail").await?;
     assert!(detail.contains("bishop on a8"), "{detail}");
-    assert!(cli(&["tour"], &text_of(client, "tour-input").await?).contains("impossible"));
+    let input = text_of(client, "tour-input").await?;
+    assert!(cli(&["tour"], &input).contains("impossible"));
+    // Its search: where the queen can go at all, move by move, and the bishop out of reach.
+    let trace = cli_lines(&["tour", "--trace"], &input);
+    let reach: Vec<&Value> = trace.iter().filter(|l| l["event"] == "reach").collect();
+    assert!(!reach.is_empty());
+    click_id(client, "tour-watch").await?;
+    at_step(client, "tour", 0).await?;
+    let counter = text_of(client, "tour-counter").await?;
+    assert!(
+        counter.starts_with(&format!("Step 0 of {} ", reach.len())),
+        "{counter}"
+    );
+    type_into(client, "tour-goto", &reach.len().to_string()).await?;
+    at_step(client, "tour", reach.len() as u64).await?;
+    let status = text_of(client, "tour-status").await?;
+    assert!(
+        status.contains("none of them stands next to the bishop on a8: there is no tour"),
+        "{status}"
+    );
+    let numbered = client
+        .execute(
+            "return document.querySelectorAll('#tour-board .layer-number').length;",
+            vec![],
+        )
+        .await?;
+    let reached: usize = reach
+        .iter()
+        .map(|l| l["squares"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(numbered, json!(reached));
+    Ok(())
+}
+
+/// The squares of a trace line's list.
+fn squares_of(line: &Value, key: &str) -> BTreeSet<String> {
+    line[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Checks the tour board at step k of its search (layer k - 1) against the trace's layers:
+/// every square reached so far numbered once, with the first layer that reached it; the layer's
+/// squares reached for the first time and those reached again apart, and the goal marked; the
+/// sentence's counts those of the layer, adding up.
+async fn tour_layer(client: &Client, layers: &[&Value], k: usize) -> Result<(), Failure> {
+    let mut first = std::collections::BTreeMap::new();
+    for layer in &layers[..k] {
+        for sq in squares_of(layer, "squares") {
+            first.entry(sq).or_insert(layer["moves"].as_u64().unwrap());
+        }
+    }
+    let numbers: Vec<(String, String)> = serde_json::from_value(
+        client
+            .execute(
+                "return [...document.querySelectorAll('#tour-board .layer-number')].map((t) => [t.dataset.square, t.textContent]);",
+                vec![],
+            )
+            .await?,
+    )?;
+    let shown: std::collections::BTreeMap<String, u64> = numbers
+        .iter()
+        .map(|(s, n)| (s.clone(), n.parse().unwrap()))
+        .collect();
+    assert_eq!(
+        numbers.len(),
+        shown.len(),
+        "layer {}: a square numbered twice",
+        k - 1
+    );
+    assert_eq!(shown, first, "layer {}: the numbers on the board", k - 1);
+    let layer = layers[k - 1];
+    let (squares, new, again) = (
+        squares_of(layer, "squares"),
+        squares_of(layer, "new"),
+        squares_of(layer, "again"),
+    );
+    assert_eq!(new.len() + again.len(), squares.len());
+    let marked = |cls: &str| {
+        let script = format!(
+            "return [...document.querySelectorAll('#tour-board .sq.{cls}')].map((s) => s.dataset.square);"
+        );
+        async move {
+            let v: BTreeSet<String> =
+                serde_json::from_value(client.execute(&script, vec![]).await?)?;
+            Ok::<_, Failure>(v)
+        }
+    };
+    let status = text_of(client, "tour-status").await?;
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    assert!(
+        status.contains(&format!(
+            "{} reached for the first time and {} reached again with other knights ({})",
+            plural(new.len(), "square"),
+            again.len(),
+            plural(layer["states"].as_u64().unwrap() as usize, "state")
+        )),
+        "{status}"
+    );
+    assert!(
+        status.contains(&format!("; {} squares reached so far", first.len())),
+        "{status}"
+    );
+    if layer["goal"] == json!(true) {
+        assert_eq!(marked("goal").await?, squares);
+        assert!(
+            status.starts_with(&format!("Layer {}, the goal: ", layer["moves"])),
+            "{status}"
+        );
+    } else {
+        assert_eq!(marked("layer-new").await?, new, "layer {}", k - 1);
+        assert_eq!(marked("again").await?, again, "layer {}", k - 1);
+        assert!(marked("goal").await?.is_empty());
+    }
     Ok(())
 }
 
@@ -983,6 +1310,67 @@ async fn showdown(page: &Page<'_>) -> Result<(), Failure> {
     .await?;
     let kings = input.matches('#').count();
     assert_eq!(pieces, kings + output.lines().count() - 1);
+    // The pieces' panel: each piece in the middle of a 7x7 board, the squares it checks as the
+    // judge says, against the statement's rules.
+    client
+        .find(Locator::Css("#showdown-pieces-panel summary"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        client,
+        "return document.getElementById('showdown-pieces').dataset.ready === 'true';",
+    )
+    .await?;
+    let reached = |piece: &'static str| async move {
+        let script = format!(
+            "return [...document.querySelectorAll('#showdown-pieces [data-piece=\"{piece}\"] circle.reach')].map((c) => c.dataset.square.split(',').map(Number));"
+        );
+        let v: BTreeSet<(i64, i64)> =
+            serde_json::from_value::<Vec<(i64, i64)>>(client.execute(&script, vec![]).await?)?
+                .into_iter()
+                .collect();
+        Ok::<_, Failure>(v)
+    };
+    let around = |steps: &[(i64, i64)]| -> BTreeSet<(i64, i64)> {
+        steps.iter().map(|&(dr, dc)| (4 + dr, 4 + dc)).collect()
+    };
+    assert_eq!(
+        reached("phoenix").await?,
+        around(&[
+            (-1, 0),
+            (1, 0),
+            (0, -1),
+            (0, 1),
+            (-2, -2),
+            (-2, 2),
+            (2, -2),
+            (2, 2)
+        ])
+    );
+    assert_eq!(
+        reached("knight").await?,
+        around(&[
+            (-2, -1),
+            (-2, 1),
+            (2, -1),
+            (2, 1),
+            (-1, -2),
+            (-1, 2),
+            (1, -2),
+            (1, 2)
+        ])
+    );
+    // Gold: every neighbour but the two diagonally backwards (down the board).
+    assert_eq!(
+        reached("gold general").await?,
+        around(&[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0)])
+    );
+    // The cannon checks only over its screen (a king two squares to its right).
+    assert_eq!(reached("cannon").await?, BTreeSet::from([(4, 7)]));
+    assert_eq!(reached("rook").await?.len(), 12);
+    assert_eq!(reached("horse").await?.len(), 12 + 4);
+    accessible(page, "showdown, the pieces").await?;
     Ok(())
 }
 
@@ -1072,6 +1460,19 @@ async fn nqueens(page: &Page<'_>) -> Result<(), Failure> {
         .map(|(c, r)| (r.parse().unwrap(), c as i64 + 1))
         .collect();
     assert_eq!(board_queens(client, "nqueens-board").await?, placement);
+    // On to the second solution, and back to the first (the keyboard's A).
+    let second = trace
+        .iter()
+        .filter(|l| l["event"] == "solution")
+        .nth(1)
+        .and_then(|l| l["step"].as_u64())
+        .expect("a second solution");
+    click_id(client, "nqueens-solution").await?;
+    at_step(client, "nqueens", second).await?;
+    click_id(client, "nqueens-prev-solution").await?;
+    at_step(client, "nqueens", k).await?;
+    press_char(client, 'a').await?;
+    at_step(client, "nqueens", 0).await?;
     // Steps along the way, through links, each the trace's.
     for j in [1, 2, 7, k / 2, k - 1] {
         let link = text_of(client, "nqueens-link").await?;
@@ -1113,6 +1514,194 @@ async fn nqueens(page: &Page<'_>) -> Result<(), Failure> {
     let input = text_of(client, "nqueens-input").await?;
     let best = cli(&["nqueens", "best"], &input);
     assert_eq!(text_of(client, "nqueens-result").await?, best.trim());
+    // The weights are kept in the link: a fresh page shows the same board and answer.
+    let link = text_of(client, "nqueens-link").await?;
+    assert!(link.contains("seed="), "{link}");
+    client.goto("about:blank").await?;
+    client.goto(&link).await?;
+    if let Err(e) = wait_for(client, "return document.body.dataset.ready === 'nqueens';").await {
+        let state = client
+            .execute("return [location.href, document.body.dataset.ready, document.getElementById('state-error').textContent, document.getElementById('nqueens-result').textContent, document.getElementById('nqueens-error') && document.getElementById('nqueens-error').textContent].join(' | ');", vec![])
+            .await?;
+        return Err(format!("{e}: {link}: {state}").into());
+    }
+    wait_for(
+        client,
+        "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);",
+    )
+    .await?;
+    assert_eq!(text_of(client, "nqueens-input").await?, input);
+    assert_eq!(text_of(client, "nqueens-result").await?, best.trim());
+    // Worksheets: the first 20 placements of 8 queens in rows, with no legend for a given
+    // queen there is not; a count with no queen given draws no empty board.
+    open(page, "nqueens?n=8").await?;
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-result').textContent === 'first 20';",
+    )
+    .await?;
+    let pieces = saves_svg(
+        page,
+        "nqueens",
+        &["nqueens", "list", "8", "--limit", "20"],
+        "",
+    )
+    .await?;
+    assert_eq!(pieces, 8 * 20);
+    let sheet = cli(
+        &["nqueens", "list", "8", "--limit", "20", "--format", "svg"],
+        "",
+    );
+    let doc = roxmltree::Document::parse(&sheet)?;
+    let size = |a: &str| {
+        doc.root_element()
+            .attribute(a)
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+    };
+    let one = cli(
+        &["nqueens", "list", "8", "--limit", "1", "--format", "svg"],
+        "",
+    );
+    let one = roxmltree::Document::parse(&one)?;
+    let one_h: f64 = one.root_element().attribute("height").unwrap().parse()?;
+    assert!(size("width") <= 1760.0, "{}", size("width"));
+    assert!(
+        size("height") <= 5.0 * (one_h + 24.0),
+        "{} px tall",
+        size("height")
+    );
+    assert!(!sheet.contains("given") && !sheet.contains('\u{2655}'));
+    click_id(client, "nqueens-count").await?;
+    wait_for(
+        client,
+        "return /^\\d+$/.test(document.getElementById('nqueens-result').textContent);",
+    )
+    .await?;
+    let pieces = saves_svg(page, "nqueens", &["nqueens", "count", "8"], "").await?;
+    assert_eq!(pieces, 0);
+    assert!(!cli(&["nqueens", "count", "8", "--format", "svg"], "").contains("scale("));
+    try_it(page).await
+}
+
+/// The try-it mode, by keyboard alone: the learner's queens placed with the arrow keys and
+/// Enter, what they attack hatched, and the count of placements that extend them the command
+/// line's count with those queens given; two queens that attack each other are named.
+async fn try_it(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    // (Not the address the count left: a link to the same address opens nothing new.)
+    open(page, "nqueens?n=8&p=1").await?;
+    click_id(client, "nqueens-try-mode").await?;
+    wait_for(client, "return document.getElementById('nqueens-try').textContent.startsWith('No queen placed yet');").await?;
+    client
+        .execute(
+            "document.querySelector('#nqueens-board [data-square=\"row 1, column 1\"]').focus();",
+            vec![],
+        )
+        .await?;
+    // (1, 1), (2, 3), (3, 5): no placement extends them, as the library counts.
+    press(
+        client,
+        &[
+            Key::Enter,
+            Key::Down,
+            Key::Right,
+            Key::Right,
+            Key::Enter,
+            Key::Down,
+            Key::Right,
+            Key::Right,
+            Key::Enter,
+        ],
+    )
+    .await?;
+    let count = |fix: &[&str]| {
+        let mut args = vec!["nqueens", "count", "8"];
+        for f in fix {
+            args.extend(["--fix", f]);
+        }
+        cli(&args, "").trim().to_string()
+    };
+    assert_eq!(count(&["1,1", "2,3", "3,5"]), "0");
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-try').textContent.startsWith('3 queens placed: no placement of 8 queens extends it (the library counted 0)');",
+    )
+    .await?;
+    // Back to (1, 1) alone: Enter takes each queen back. Then (5, 2) and (8, 3).
+    press(
+        client,
+        &[
+            Key::Enter,
+            Key::Up,
+            Key::Left,
+            Key::Left,
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Left,
+            Key::Enter,
+            Key::Down,
+            Key::Down,
+            Key::Down,
+            Key::Right,
+            Key::Enter,
+        ],
+    )
+    .await?;
+    let queens = [(1i64, 1i64), (5, 2), (8, 3)];
+    let counted = count(&["1,1", "5,2", "8,3"]);
+    let says = format!(
+        "3 queens placed, 5 to go: {counted} placement{} of 8 queens extend",
+        if counted == "1" { "" } else { "s" }
+    );
+    wait_for(
+        client,
+        &format!("return document.getElementById('nqueens-try').textContent.startsWith({says:?});"),
+    )
+    .await?;
+    assert_eq!(
+        board_queens(client, "nqueens-board").await?,
+        queens.into_iter().collect::<BTreeSet<_>>()
+    );
+    // Every square the three attack is hatched, and no other.
+    let hatched: Vec<(i64, i64)> = serde_json::from_value(
+        client
+            .execute("return [...document.querySelectorAll('#nqueens-board .sq.attacked')].map((s) => [Number(s.dataset.r) + 1, Number(s.dataset.c) + 1]);", vec![])
+            .await?,
+    )?;
+    let expected: Vec<(i64, i64)> = (1..=8)
+        .flat_map(|r| (1..=8).map(move |c| (r, c)))
+        .filter(|sq| !queens.contains(sq))
+        .filter(|&(r, c)| {
+            queens
+                .iter()
+                .any(|&(qr, qc)| qr == r || qc == c || qr - qc == r - c || qr + qc == r + c)
+        })
+        .collect();
+    assert_eq!(hatched, expected);
+    screenshot(client, "nqueens-try").await?;
+    accessible(page, "nqueens, try it yourself").await?;
+    // A queen on (7, 3), in the column of (8, 3): the two named, then taken back.
+    press(client, &[Key::Up, Key::Enter]).await?;
+    wait_for(
+        client,
+        "return document.getElementById('nqueens-try').textContent.includes('attack each other');",
+    )
+    .await?;
+    let says_it = text_of(client, "nqueens-try").await?;
+    assert!(
+        says_it.contains("the queens on row 8, column 3 and row 7, column 3 attack each other"),
+        "{says_it}"
+    );
+    press(client, &[Key::Enter]).await?;
+    wait_for(
+        client,
+        &format!("return document.getElementById('nqueens-try').textContent.startsWith({says:?});"),
+    )
+    .await?;
     Ok(())
 }
 
@@ -1137,6 +1726,59 @@ async fn links(page: &Page<'_>) -> Result<(), Failure> {
     assert_eq!(text_of(client, "nqueens-status").await?, status);
     let trace = cli_lines(&["nqueens", "list", "7", "--fix", "2,3", "--trace"], "");
     assert_eq!(queens, replay(&trace, 40));
+    // The two sentences of the backtracking at the links that found them wrong: a queen
+    // removed after a solution, and a conflict on the last row.
+    let eight = cli_lines(&["nqueens", "list", "8", "--trace"], "");
+    assert_eq!(
+        (step_event(&eight, 982), step_event(&eight, 983)),
+        ("solution", "remove")
+    );
+    open(page, "nqueens?n=8&step=983").await?;
+    at_step(client, "nqueens", 983).await?;
+    let status = text_of(client, "nqueens-status").await?;
+    assert!(
+        status.contains("is removed to look for more solutions"),
+        "{status}"
+    );
+    let conflict = eight.iter().find(|l| l["step"] == 23).unwrap();
+    assert_eq!(
+        (conflict["event"].as_str(), &conflict["square"][0]),
+        (Some("attacked"), &json!(8))
+    );
+    open(page, "nqueens?n=8&step=23").await?;
+    at_step(client, "nqueens", 23).await?;
+    let status = text_of(client, "nqueens-status").await?;
+    assert!(
+        status.contains(&format!(
+            ": conflict, no row is left in column {}.",
+            conflict["square"][1]
+        )) && !status.contains("try the next row"),
+        "{status}"
+    );
+    // What docs/web.md shows of addresses and names is what the page writes.
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/web.md"))?;
+    open(page, "showdown").await?;
+    wait_for(
+        client,
+        "return document.getElementById('showdown-link').value.includes('&k=');",
+    )
+    .await?;
+    let link = text_of(client, "showdown-link").await?;
+    let kings = link.split("&k=").nth(1).unwrap();
+    let shown = &kings[..kings.find('/').unwrap() + 1];
+    assert!(
+        docs.contains(&format!("&k={shown}...")),
+        "docs/web.md against the page's {link}"
+    );
+    open(page, "queens?q=3,5").await?;
+    let named = client
+        .execute("return document.querySelector('#queens-board [data-square=\"row 3, column 5\"]').getAttribute('aria-label');", vec![])
+        .await?;
+    let named = named.as_str().unwrap();
+    assert!(
+        docs.contains(&format!("`{named}`")),
+        "docs/web.md against the page's {named}"
+    );
     // The queens view's link, with a placement.
     open(page, "queens?q=5,4&p=3").await?;
     wait_for(client, "return document.getElementById('queens-count').textContent.startsWith('Showing placement 3 of 8 with the queen on row 5, column 4');").await?;

@@ -28,8 +28,26 @@ const MARKS = {
   backtrack: '\u21b6',
   solution: '',
   layer: '',
+  'layer-new': '',
+  again: '\u21bb',
+  goal: '\u2605',
   visited: '',
 };
+
+// Chess coordinates (files a-h from the left, ranks 8-1 from the top) on every 8x8 board
+// that numbers rows and columns as its statement does, when the page's option is on.
+const FILES = 'abcdefgh';
+const boards = new Set();
+let chess = false;
+
+/** Turns the chess coordinates on or off on every board. */
+export function setChessCoordinates(on) {
+  chess = on;
+  for (const b of [...boards]) {
+    if (b.root.isConnected) b.drawLabels();
+    else boards.delete(b);
+  }
+}
 
 export class Board {
   /**
@@ -44,7 +62,7 @@ export class Board {
   }
 
   build() {
-    const { rows, cols, rowLabel, colLabel, name } = this.options;
+    const { rows, cols, name } = this.options;
     this.container.replaceChildren();
     const root = svg('svg', {
       viewBox: `-0.6 -0.6 ${cols + 0.7} ${rows + 0.7}`,
@@ -61,20 +79,8 @@ export class Board {
     }, defs);
     svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#2a6fb0' }, marker);
     this.arrowId = `${this.container.id}-arrowhead`;
-    const labels = svg('g', { 'aria-hidden': 'true' }, root);
-    const every = Math.max(rows, cols) > 16 ? 4 : 1;
-    for (let r = 0; r < rows; r++) {
-      if (every === 1 || r % every === every - 1) {
-        const t = svg('text', { x: -0.3, y: r + 0.5, class: 'label' }, labels);
-        t.textContent = rowLabel(r);
-      }
-    }
-    for (let c = 0; c < cols; c++) {
-      if (every === 1 || c % every === every - 1) {
-        const t = svg('text', { x: c + 0.5, y: -0.3, class: 'label' }, labels);
-        t.textContent = colLabel(c);
-      }
-    }
+    this.labels = svg('g', { 'aria-hidden': 'true', class: 'edge-labels' }, root);
+    boards.add(this);
     this.squares = [];
     this.symbols = [];
     const grid = svg('g', {}, root);
@@ -99,8 +105,38 @@ export class Board {
     }
     this.under = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
     this.pieces = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
+    // Weights are written over the pieces (with a halo), so a queen never hides the weight
+    // she stands on.
+    this.weightsLayer = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true', class: 'weights-layer' }, root);
     this.marks = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
     this.over = svg('g', { 'pointer-events': 'none', 'aria-hidden': 'true' }, root);
+    this.drawLabels();
+  }
+
+  /** Whether this board shows chess coordinates now (8x8, numbered like its statement). */
+  chessNow() {
+    return chess && this.options.rows === 8 && this.options.cols === 8 && !this.options.chess;
+  }
+
+  /** The row and column labels at the board's edges. */
+  drawLabels() {
+    const { rows, cols, rowLabel, colLabel } = this.options;
+    const c8 = this.chessNow();
+    this.labels.replaceChildren();
+    const every = Math.max(rows, cols) > 16 ? 4 : 1;
+    for (let r = 0; r < rows; r++) {
+      if (every === 1 || r % every === every - 1) {
+        const t = svg('text', { x: -0.3, y: r + 0.5, class: 'label' }, this.labels);
+        t.textContent = c8 ? String(8 - r) : rowLabel(r);
+      }
+    }
+    for (let c = 0; c < cols; c++) {
+      if (every === 1 || c % every === every - 1) {
+        const t = svg('text', { x: c + 0.5, y: -0.3, class: 'label' }, this.labels);
+        t.textContent = c8 ? FILES[c] : colLabel(c);
+      }
+    }
+    for (let i = 0; i < this.squares.length; i++) this.describe(Math.floor(i / cols), i % cols);
   }
 
   square(r, c) {
@@ -144,6 +180,7 @@ export class Board {
   clear() {
     this.under.replaceChildren();
     this.pieces.replaceChildren();
+    this.weightsLayer.replaceChildren();
     this.marks.replaceChildren();
     this.over.replaceChildren();
     for (let i = 0; i < this.squares.length; i++) {
@@ -151,15 +188,15 @@ export class Board {
       for (const cls of Object.keys(MARKS)) s.classList.remove(cls);
       s.removeAttribute('data-piece');
       s.removeAttribute('data-marks');
-      s.setAttribute('aria-label', this.options.name(Math.floor(i / this.options.cols), i % this.options.cols));
       this.symbols[i] = null;
+      this.describe(Math.floor(i / this.options.cols), i % this.options.cols);
     }
   }
 
   /** The square's name for people: its name, its piece and its marks. */
   describe(r, c) {
     const s = this.square(r, c);
-    const parts = [this.options.name(r, c)];
+    const parts = [this.chessNow() ? `${this.options.name(r, c)} (${FILES[c]}${8 - r})` : this.options.name(r, c)];
     if (s.dataset.piece) parts.push(s.dataset.piece);
     if (s.dataset.marks) parts.push(s.dataset.marks);
     s.setAttribute('aria-label', parts.join(': '));
@@ -206,10 +243,10 @@ export class Board {
     this.marks.querySelectorAll(`.mark-symbol.${cls}`).forEach((n) => n.remove());
   }
 
-  /** Writes each square's weight (`weights[r][c]`) small at its foot. */
+  /** Writes each square's weight (`weights[r][c]`) small at its foot, over any piece. */
   weights(weights) {
     weights.forEach((row, r) => row.forEach((w, c) => {
-      const t = svg('text', { x: c + 0.5, y: r + 0.85, class: 'weight' }, this.under);
+      const t = svg('text', { x: c + 0.5, y: r + 0.86, class: 'weight', 'data-r': r, 'data-c': c }, this.weightsLayer);
       t.textContent = String(w);
     }));
   }

@@ -6,6 +6,7 @@ import * as tour from './tour.js';
 import * as showdown from './showdown.js';
 import * as nqueens from './nqueens.js';
 import { MAX_STATE, parseHash } from './share.js';
+import { setChessCoordinates } from './board.js';
 
 const VIEWS = { queens, sultan, tour, showdown, nqueens };
 const started = new Map();
@@ -53,6 +54,23 @@ async function show() {
   document.title = `${document.getElementById(`${name}-title`).textContent} \u2014 chess-puzzles`;
   document.body.dataset.ready = name;
 }
+
+// Chess coordinates on 8x8 boards: an option of the page, kept for the next visit.
+const coordinates = document.getElementById('chess-coordinates');
+try {
+  coordinates.checked = localStorage.getItem('chess-coordinates') === 'on';
+} catch {
+  coordinates.checked = false;
+}
+setChessCoordinates(coordinates.checked);
+coordinates.addEventListener('change', () => {
+  setChessCoordinates(coordinates.checked);
+  try {
+    localStorage.setItem('chess-coordinates', coordinates.checked ? 'on' : 'off');
+  } catch {
+    // A page without storage keeps the option until it is closed.
+  }
+});
 
 window.addEventListener('hashchange', show);
 show();

@@ -6,7 +6,8 @@ import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
-import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { MAX_STATE, StateError, makeShare, numberParam, writeState } from './share.js';
+import { TryIt } from './tryit.js';
 
 async function getText(path, params) {
   const response = await fetch(api.address(path, params));
@@ -18,6 +19,19 @@ async function getText(path, params) {
   return response.text();
 }
 
+/** Numbers in [0, 1) from a seed (Marsaglia's xorshift32): the same seed, the same weights. */
+function seeded(seed) {
+  // Zero is xorshift's fixed point: mix the seed with an odd constant first.
+  let x = (seed ^ 0x9e3779b9) >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
 export function init() {
   let side = 8;
   let fixed = new Set();
@@ -25,10 +39,14 @@ export function init() {
   let index = 0;
   let weights = null;
   let weightsInput = '';
+  let weightsSeed = null;
   let counting = null;
   let board = null;
   let trace = null;
   let mode = 'answer'; // 'answer' (placements), 'best', 'count' or 'search'
+  let trying = false;
+  const tryit = new TryIt(document.getElementById('nqueens-try'));
+  const tryButton = document.getElementById('nqueens-try-mode');
   const sideInput = document.getElementById('nqueens-side');
   const result = document.getElementById('nqueens-result');
   const detail = document.getElementById('nqueens-detail');
@@ -53,6 +71,15 @@ export function init() {
 
   function save() {
     const s = { n: side, fix: fixes().join(';') };
+    if (mode === 'best') {
+      // The weights go in the link: their seed when drawn at random, else the weights
+      // themselves when they fit in a link.
+      if (weightsSeed !== null) s.seed = weightsSeed;
+      else if (weights && weights.length === side) {
+        const flat = weights.flat().join(',');
+        if (flat.length <= MAX_STATE - 100) s.w = flat;
+      }
+    }
     if (mode === 'search') s.step = player.index;
     else if (mode === 'answer' && placements.length) s.p = index + 1;
     writeState('nqueens', s);
@@ -64,12 +91,34 @@ export function init() {
       rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
       name: (r, c) => `row ${r + 1}, column ${c + 1}`,
       onActivate: (r, c) => {
+        if (trying) {
+          tryit.toggle(r + 1, c + 1);
+          tryit.draw(board);
+          tryit.answer();
+          return;
+        }
         if (fixed.has(key(r, c))) fixed.delete(key(r, c)); else fixed.add(key(r, c));
         forget();
         draw();
         save();
       },
     });
+  }
+
+  /** The try-it mode on or off: the learner's own queens, answered by the library. */
+  function setTrying(on) {
+    trying = on;
+    tryButton.setAttribute('aria-pressed', String(on));
+    tryit.reset(side);
+    if (on) {
+      fixed = new Set();
+      forget();
+      step.textContent = 'Your own placement: click a square (or press Enter on it) to put a queen there or take her back.';
+      tryit.draw(board);
+      tryit.answer();
+    } else {
+      draw();
+    }
   }
 
   function forget() {
@@ -198,7 +247,7 @@ export function init() {
     save();
   }
 
-  async function bestInput(text) {
+  async function bestInput(text, seed = null) {
     const tokens = text.trim().split(/\s+/);
     const n = Number(tokens[1]);
     if (n >= 1 && n <= 64 && tokens.length >= 2 + n * n) {
@@ -214,6 +263,7 @@ export function init() {
     trace = null;
     player.load(0, '');
     weightsInput = text;
+    weightsSeed = seed;
     weights = [];
     if (n >= 1 && n <= 64) {
       for (let r = 0; r < n; r++) weights.push(tokens.slice(2 + r * n, 2 + (r + 1) * n).map(Number));
@@ -229,19 +279,22 @@ export function init() {
     save();
   }
 
-  function best() {
+  /** Random weights 1..99 drawn from `seed` (a new one when null), and their best placement. */
+  async function best(seed = null) {
     if (side === 2 || side === 3) {
       io.setError('2x2 and 3x3 boards have no placement');
-      return Promise.resolve();
+      return;
     }
     fixed = new Set();
+    const s = seed === null ? Math.floor(Math.random() * 4294967296) : seed;
+    const next = seeded(s);
     const rows = [];
     for (let r = 0; r < side; r++) {
-      rows.push(Array.from({ length: side }, () => 1 + Math.floor(Math.random() * 99)).join(' '));
+      rows.push(Array.from({ length: side }, () => 1 + Math.floor(next() * 99)).join(' '));
     }
     const text = `1\n${side}\n${rows.join('\n')}\n`;
     io.setInput(text);
-    return bestInput(text);
+    await bestInput(text, s);
   }
 
   function stepPlacement(by) {
@@ -263,8 +316,14 @@ export function init() {
     build();
     forget();
     draw();
+    if (trying) setTrying(true);
     save();
   });
+  tryButton.addEventListener('click', () => setTrying(!trying));
+  // Every other action leaves the try-it mode.
+  for (const id of ['nqueens-watch', 'nqueens-count', 'nqueens-list', 'nqueens-best', 'nqueens-clear']) {
+    document.getElementById(id).addEventListener('click', () => { if (trying) setTrying(false); });
+  }
   document.getElementById('nqueens-clear').addEventListener('click', () => {
     fixed = new Set();
     forget();
@@ -275,7 +334,7 @@ export function init() {
   document.getElementById('nqueens-count').addEventListener('click', () => io.run(count));
   cancel.addEventListener('click', () => counting && counting.abort());
   document.getElementById('nqueens-list').addEventListener('click', () => io.run(() => list(0)));
-  document.getElementById('nqueens-best').addEventListener('click', () => io.run(best));
+  document.getElementById('nqueens-best').addEventListener('click', () => io.run(() => best()));
   document.getElementById('nqueens-prev').addEventListener('click', () => stepPlacement(-1));
   document.getElementById('nqueens-next').addEventListener('click', () => stepPlacement(1));
   document.getElementById('view-nqueens').addEventListener('keydown', (e) => {
@@ -300,12 +359,36 @@ export function init() {
       }
       const at = numberParam(params, 'step', 0, 1000000, null);
       const p = numberParam(params, 'p', 1, 20, 1);
+      const seed = numberParam(params, 'seed', 0, 4294967295, null);
+      const w = params.get('w');
+      let flat = null;
+      if (w !== null) {
+        flat = w.split(',');
+        if (flat.length !== n * n || flat.some((x) => !/^\d{1,10}$/.test(x) || Number(x) > 4294967295)) {
+          throw new StateError(`w: expected ${n * n} weights 0..4294967295 separated by ',', found '${w.slice(0, 40)}'`);
+        }
+      }
       side = n;
       sideInput.value = String(n);
       fixed = given;
+      trying = false;
+      tryButton.setAttribute('aria-pressed', 'false');
+      tryit.reset(n);
       build();
       forget();
       draw();
+      if (seed !== null) {
+        await best(seed);
+        return;
+      }
+      if (flat !== null) {
+        const rows = [];
+        for (let r = 0; r < n; r++) rows.push(flat.slice(r * n, (r + 1) * n).join(' '));
+        const text = `1\n${n}\n${rows.join('\n')}\n`;
+        io.setInput(text);
+        await bestInput(text);
+        return;
+      }
       if (at !== null) {
         await watch(at);
         return;

@@ -41,6 +41,7 @@ export class Player {
     this.timer = null;
     this.lastShown = 0;
     const id = options.id;
+    this.root = root;
     root.replaceChildren();
     root.classList.add('player');
     root.setAttribute('role', 'group');
@@ -52,8 +53,27 @@ export class Player {
     this.back = button(row, 'back', 'Back', '\u25c0', '', 'B');
     this.play = button(row, 'play', 'Play', '\u25b6', '', 'P');
     this.forward = button(row, 'forward', 'Step', '', '\u25b6', 'N');
-    this.next = button(row, 'solution', 'Next solution', '', '\u25b6\u25b6', 'S');
-    for (const b of [this.start, this.back, this.play, this.forward, this.next]) b.id = `${id}-${b.dataset.act}`;
+    // What a "solution" is depends on the search (a placement; a layer of a breadth-first
+    // search): the view names it.
+    const [prevWords, nextWords] = options.landmarks || ['Previous solution', 'Next solution'];
+    this.prev = button(row, 'prev-solution', prevWords, '\u25c0\u25c0', '', 'A');
+    this.next = button(row, 'solution', nextWords, '', '\u25b6\u25b6', 'S');
+    for (const b of [this.start, this.back, this.play, this.forward, this.prev, this.next]) b.id = `${id}-${b.dataset.act}`;
+    // Jump to step k: a number box (Enter or leaving the box goes there).
+    const gotoLabel = document.createElement('label');
+    gotoLabel.className = 'goto';
+    gotoLabel.textContent = 'Go to step ';
+    this.goto = document.createElement('input');
+    this.goto.type = 'number';
+    this.goto.min = '0';
+    this.goto.step = '1';
+    this.goto.id = `${id}-goto`;
+    gotoLabel.append(this.goto);
+    row.appendChild(gotoLabel);
+    this.goto.addEventListener('change', () => {
+      const k = Math.round(Number(this.goto.value));
+      if (Number.isFinite(k)) { this.pause(); this.go(k); }
+    });
     const speedLabel = document.createElement('label');
     speedLabel.className = 'speed';
     speedLabel.textContent = 'Speed ';
@@ -79,6 +99,7 @@ export class Player {
     this.back.addEventListener('click', () => { this.pause(); this.go(this.index - 1); });
     this.forward.addEventListener('click', () => { this.pause(); this.go(this.index + 1); });
     this.next.addEventListener('click', () => { this.pause(); this.toSolution(); });
+    this.prev.addEventListener('click', () => { this.pause(); this.toPreviousSolution(); });
     this.play.addEventListener('click', () => (this.timer ? this.pause() : this.resume()));
     this.speed.addEventListener('input', () => this.showSpeed());
     this.showSpeed();
@@ -109,7 +130,13 @@ export class Player {
       ? `Step ${target} of ${this.steps}${tally}${this.note ? ` (${this.note})` : ''}`
       : 'No search to step through yet.';
     this.status.textContent = sentence || '';
+    // Nothing to print while there is no search.
+    this.root.classList.toggle('empty', !this.steps);
     const atEnd = target >= this.steps;
+    this.goto.max = String(this.steps);
+    this.goto.value = String(target);
+    this.goto.disabled = !this.steps;
+    this.prev.disabled = target === 0;
     this.forward.disabled = atEnd;
     this.next.disabled = atEnd;
     this.play.disabled = atEnd && !this.timer;
@@ -122,6 +149,13 @@ export class Player {
   toSolution() {
     let k = this.index + 1;
     while (k < this.steps && !this.options.isSolution(k)) k++;
+    this.go(k);
+  }
+
+  /** Goes back to the last step before this one that found a solution (or to the start). */
+  toPreviousSolution() {
+    let k = this.index - 1;
+    while (k > 0 && !this.options.isSolution(k)) k--;
     this.go(k);
   }
 
@@ -160,7 +194,7 @@ export class Player {
     const t = e.target;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return false;
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
-    const acts = { n: this.forward, b: this.back, p: this.play, s: this.next };
+    const acts = { n: this.forward, b: this.back, p: this.play, s: this.next, a: this.prev };
     const b = acts[e.key.toLowerCase()];
     if (b && !b.disabled) {
       b.click();

@@ -7,6 +7,7 @@ import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { TryIt } from './tryit.js';
 
 export function init() {
   const state = { given: [1, 1], solutions: [], index: 0, mode: 'answer', trace: null };
@@ -14,11 +15,23 @@ export function init() {
   const mode = document.getElementById('queens-count');
   const io = makeIo('queens', (text) => solveInput(text));
   const input = () => `1\n${state.given[0]} ${state.given[1]}\n`;
+  // Try it yourself: the learner's own eight queens, answered by the library.
+  let trying = false;
+  const tryit = new TryIt(document.getElementById('queens-try'));
+  const tryButton = document.getElementById('queens-try-mode');
   const board = new Board(document.getElementById('queens-board'), {
     rows: 8, cols: 8, label: '8 by 8 board: choose the given queen',
     rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
     name: (r, c) => `row ${r + 1}, column ${c + 1}`,
-    onActivate: (r, c) => io.run(() => choose([r + 1, c + 1])),
+    onActivate: (r, c) => {
+      if (trying) {
+        tryit.toggle(r + 1, c + 1);
+        tryit.draw(board);
+        tryit.answer();
+      } else {
+        io.run(() => choose([r + 1, c + 1]));
+      }
+    },
   });
   const player = new Player(document.getElementById('queens-player'), {
     id: 'queens',
@@ -28,6 +41,22 @@ export function init() {
     onChange: () => save(),
   });
   makeShare('queens', () => api.text('queens', input(), { format: 'svg' }), (m) => io.setError(m));
+
+  function setTrying(on) {
+    trying = on;
+    tryButton.setAttribute('aria-pressed', String(on));
+    tryit.reset(8);
+    if (on) {
+      player.load(0, '');
+      state.trace = null;
+      state.mode = 'answer';
+      mode.textContent = 'Your own placement: click a square (or press Enter on it) to put a queen there or take her back.';
+      tryit.draw(board);
+      tryit.answer();
+    } else {
+      draw();
+    }
+  }
 
   function save() {
     const s = { q: `${state.given[0]},${state.given[1]}` };
@@ -114,7 +143,10 @@ export function init() {
     const line = spans[state.index + 2];
     if (line) {
       line.classList.add('current');
-      line.scrollIntoView({ block: 'nearest' });
+      // Scrolls the list alone, never the page (a phone opens at its title).
+      const top = line.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (top + line.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + line.offsetHeight - list.clientHeight;
     }
     save();
   }
@@ -125,6 +157,11 @@ export function init() {
     player.pause();
     state.index = state.mode === 'answer' ? (state.index + by + n) % n : 0;
     draw();
+  }
+  tryButton.addEventListener('click', () => setTrying(!trying));
+  // Every other action leaves the try-it mode.
+  for (const id of ['queens-prev', 'queens-next', 'queens-watch']) {
+    document.getElementById(id).addEventListener('click', () => { if (trying) setTrying(false); });
   }
   document.getElementById('queens-prev').addEventListener('click', () => step(-1));
   document.getElementById('queens-next').addEventListener('click', () => step(1));
@@ -144,6 +181,9 @@ export function init() {
       const p = numberParam(params, 'p', 1, 18, 1);
       const stepAt = numberParam(params, 'step', 0, 1000000, null);
       state.mode = stepAt === null ? 'answer' : 'search';
+      trying = false;
+      tryButton.setAttribute('aria-pressed', 'false');
+      tryit.reset(8);
       await choose(given, p - 1, stepAt);
     },
     refresh() { save(); },

@@ -141,11 +141,18 @@ export class QueensTrace {
         board.mark(r - 1, c - 1, 'conflict', true, 'tried: conflict');
         for (const [qr, qc] of step.by) board.line(qr - 1, qc - 1, r - 1, c - 1, 'conflict-line');
         const by = step.by.map(([qr, qc]) => `the queen on ${name(qr, qc)}`).join(' and ');
-        return `Step ${this.at}: ${name(r, c)} is attacked by ${by}: conflict, try the next row. ${counts}.`;
+        const then = r < n ? 'try the next row' : `no row is left in column ${c}`;
+        return `Step ${this.at}: ${name(r, c)} is attacked by ${by}: conflict, ${then}. ${counts}.`;
       }
       case 'remove':
         board.mark(r - 1, c - 1, 'backtrack', true, 'queen just removed');
-        return `Step ${this.at}: no row is left in the next column, so the queen on ${name(r, c)} is removed (backtrack).${sum} ${counts}.`;
+        // Right after a solution the last queen goes to look for more; otherwise every row
+        // of the next free column has been tried.
+        const before = this.at >= 2 ? this.steps[this.at - 2] : null;
+        const why = before && before.event === 'solution'
+          ? `the placement is complete, so the queen on ${name(r, c)} is removed to look for more solutions`
+          : `every row of the next column has been tried, so the queen on ${name(r, c)} is removed`;
+        return `Step ${this.at}: ${why} (backtrack).${sum} ${counts}.`;
       case 'solution': {
         const best = step.best !== undefined ? ` Best sum so far: ${step.best}.` : '';
         return `Step ${this.at}: solution ${step.index}: rows ${step.rows.join(' ')}.${sum}${best}`;

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { piecesPanel } from './pieces.js';
 
 // The command line's letters (`showdown --format board`): F is the phoenix.
 const PIECES = [
@@ -17,6 +18,7 @@ const SEED = 1;
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function init() {
+  piecesPanel(document.getElementById('showdown-pieces-panel'), document.getElementById('showdown-pieces'), PIECES);
   let side = SAMPLE.side;
   let kings = new Set();
   let answer = null; // { pieces, kingsChecked, costs }
@@ -269,7 +271,7 @@ export function init() {
     });
     answer.kingsChecked = judged[0] ? judged[0].kings : null;
     checks.textContent = judged.every((j) => j.valid)
-      ? 'Every king is in check (verified by the judge). Point at a king or a piece, or move the cursor to it, to see the checks.'
+      ? 'Every king is in check (verified by the judge).'
       : `The judge rejects this answer: ${judged.find((j) => !j.valid).error}`;
   }
 

@@ -7,6 +7,7 @@ import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { TryIt } from './tryit.js';
 
 const SAMPLE = Array.from({ length: 64 }, (_, i) => i + 1);
 const MAX_WEIGHT = 4294967295;
@@ -40,6 +41,7 @@ export function init() {
   }
   container.replaceChildren(table);
   const score = document.getElementById('sultan-score');
+  const scoreTitle = document.getElementById('sultan-score-title');
   const detail = document.getElementById('sultan-placement');
   const io = makeIo('sultan', (text) => solve(text, true));
   let trace = null;
@@ -48,7 +50,48 @@ export function init() {
     rows: 8, cols: 8, label: 'The search on the weighted board',
     rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
     name: (r, c) => `row ${r + 1}, column ${c + 1}, weight ${weightsNow()[r][c]}`,
+    onActivate: (r, c) => {
+      if (!trying) return;
+      tryit.toggle(r + 1, c + 1);
+      drawTry();
+    },
   });
+  // Try it yourself: the learner's own queens on the weights, the sum against the best.
+  let trying = false;
+  let bestAll = null;
+  const tryit = new TryIt(document.getElementById('sultan-try'));
+  const tryButton = document.getElementById('sultan-try-mode');
+
+  function drawTry() {
+    const weights = weightsNow().map((row) => row.map(Number));
+    tryit.draw(board);
+    board.weights(weights);
+    tryit.answerWeighted(weights, bestAll);
+  }
+
+  async function setTrying(on) {
+    if (!on) {
+      showEditor();
+      return;
+    }
+    searching = false;
+    player.pause();
+    trace = null;
+    player.load(0, '');
+    const text = inputText();
+    io.setInput(text);
+    const json = await api.jsonLines('sultan', text);
+    bestAll = json.objects[0] ? json.objects[0].score : null;
+    clearAnswer();
+    trying = true;
+    tryButton.setAttribute('aria-pressed', 'true');
+    container.hidden = true;
+    searchBoard.hidden = false;
+    edit.hidden = false;
+    detail.textContent = 'Your own placement: click a square (or press Enter on it) to put a queen there or take her back.';
+    tryit.reset(8);
+    drawTry();
+  }
   const player = new Player(document.getElementById('sultan-player'), {
     id: 'sultan',
     show: (k) => {
@@ -56,6 +99,8 @@ export function init() {
       trace.seek(k);
       const sentence = trace.draw(board);
       const best = trace.best();
+      // During the search the big number is the search's best so far, not the final answer.
+      score.textContent = best === null ? '\u2014' : String(best);
       detail.textContent = `During the search: sum ${trace.sum()} under the queens on the board; best sum so far ${best === null ? 'none yet' : best}.`;
       return sentence;
     },
@@ -93,6 +138,11 @@ export function init() {
 
   function showEditor() {
     searching = false;
+    trying = false;
+    tryButton.setAttribute('aria-pressed', 'false');
+    tryit.reset(8);
+    scoreTitle.textContent = 'Best sum';
+    score.setAttribute('aria-live', 'polite');
     player.pause();
     container.hidden = false;
     searchBoard.hidden = true;
@@ -126,6 +176,9 @@ export function init() {
 
   /** Loads the trace of the search on the weights and shows it at step `step`. */
   async function watch(step) {
+    trying = false;
+    tryButton.setAttribute('aria-pressed', 'false');
+    tryit.reset(8);
     const text = inputText();
     io.setInput(text);
     const [lines, judge] = await Promise.all([
@@ -137,8 +190,9 @@ export function init() {
     const weights = weightsNow().map((row) => row.map(Number));
     trace = new QueensTrace(parsed, weights);
     clearAnswer();
-    score.textContent = parsed.end && parsed.end.best !== undefined && parsed.end.complete ? String(parsed.end.best) : '\u2014';
     searching = true;
+    scoreTitle.textContent = 'Best sum so far';
+    score.setAttribute('aria-live', 'off');
     container.hidden = true;
     searchBoard.hidden = false;
     edit.hidden = false;
@@ -161,6 +215,7 @@ export function init() {
     io.run(() => solve(text, false));
   });
   document.getElementById('sultan-watch').addEventListener('click', () => io.run(() => watch(0)));
+  tryButton.addEventListener('click', () => io.run(() => setTrying(!trying)));
   edit.addEventListener('click', () => {
     showEditor();
     save();

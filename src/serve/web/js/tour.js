@@ -1,7 +1,11 @@
 // Traveling Queen (POJ 2919): place the pieces, find the tour (the stops numbered, the moves
-// drawn as arrows, animated), and watch the breadth-first search: its layers (the squares first
-// reached after 0, 1, 2, ... moves, with the knights visited on the way), then the shortest
-// path move by move, from the trace the command line writes (`tour --trace`).
+// drawn as arrows, animated), and watch the breadth-first search from the trace the command
+// line writes (`tour --trace`). Its states are a square and the knights visited on the way, so
+// a square can come back in a later layer with other knights: each layer shows the squares
+// reached for the first time apart from those reached again, every square numbered once (the
+// layer that first reached it), the goal layer marked; then the path, the queen moving along.
+// When the search cannot start (a piece out of the queen's reach), the trace shows where she
+// can go at all, move by move.
 import * as api from './api.js';
 import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
@@ -37,12 +41,17 @@ export function init() {
   const board = new Board(document.getElementById('tour-board'), {
     rows: 8, cols: 8, label: 'Traveling Queen board',
     rowLabel: (r) => 8 - r, colLabel: (c) => files[c],
+    // Its statement already names squares as chess does.
+    chess: true,
     name: squareName,
     onActivate: (r, c) => place(r, c),
   });
   const player = new Player(document.getElementById('tour-player'), {
     id: 'tour',
     show: (k) => showStep(k),
+    // A breadth-first search has no solutions to step between: its stages are the last
+    // layer (the goal, or where the search ran out) and the end of the path.
+    landmarks: ['Previous stage', 'Next stage'],
     isSolution: (k) => trace !== null && (k === trace.layers.length || k === trace.steps.length),
     onChange: () => save(),
   });
@@ -85,11 +94,16 @@ export function init() {
     return `1\n${grid.map((row) => row.join('')).join('\n')}\n\n`;
   }
 
-  function drawPieces() {
+  /** Draws the pieces; the queen on `queenAt` (a square's name) when given. */
+  function drawPieces(queenAt = null) {
     board.clear();
     grid.forEach((row, r) => row.forEach((x, c) => {
-      if (GLYPHS[x]) board.glyph(r, c, GLYPHS[x], NAMES[x]);
+      if (GLYPHS[x] && !(x === 'Q' && queenAt)) board.glyph(r, c, GLYPHS[x], NAMES[x]);
     }));
+    if (queenAt) {
+      const [r, c] = fromName(queenAt);
+      board.glyph(r, c, GLYPHS.Q, NAMES.Q);
+    }
   }
 
   /** Numbers the stops of `squares` (names) and draws the moves between them. */
@@ -100,19 +114,59 @@ export function init() {
       list.push(i);
       stops.set(name, list);
     });
-    for (let i = 1; i < squares.length; i++) {
-      const [r1, c1] = fromName(squares[i - 1]);
-      const [r2, c2] = fromName(squares[i]);
-      board.arrow(r1, c1, r2, c2);
-    }
+    // The numbers first, the arrows over them: a number never hides an arrowhead.
     for (const [name, list] of stops) {
       const [r, c] = fromName(name);
-      const g = svg('g', { 'data-stop': list.join(',') }, board.over);
+      const g = svg('g', { 'data-stop': list.join(',') }, board.under);
       svg('circle', { cx: c + 0.82, cy: r + 0.18, r: 0.17, class: 'stop-disc' }, g);
       const t = svg('text', { x: c + 0.82, y: r + 0.19, class: 'stop' }, g);
       t.textContent = list.join(',');
       board.mark(r, c, 'mark', true, `stop ${list.join(' and ')}`);
     }
+    for (let i = 1; i < squares.length; i++) {
+      const [r1, c1] = fromName(squares[i - 1]);
+      const [r2, c2] = fromName(squares[i]);
+      board.arrow(r1, c1, r2, c2);
+    }
+  }
+
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+  /** Numbers each square once, with the first layer (or move count) that reached it. */
+  function numberSquares(first) {
+    for (const [name, d] of first) {
+      const [r, c] = fromName(name);
+      const t = svg('text', { x: c + 0.2, y: r + 0.22, class: 'layer-number', 'data-square': name }, board.over);
+      t.textContent = String(d);
+    }
+  }
+
+  /** The squares of the first k layers (or reach lines), each with the first that had it. */
+  function firstReached(lines, k) {
+    const first = new Map();
+    for (const line of lines.slice(0, k)) {
+      for (const name of line.squares) if (!first.has(name)) first.set(name, line.moves);
+    }
+    return first;
+  }
+
+  /** Where the queen can go at all, after k reach lines (a search that could not start). */
+  function showReach(k) {
+    const { reach, end } = trace;
+    const first = firstReached(reach, k);
+    for (const [name, d] of first) {
+      const [r, c] = fromName(name);
+      board.mark(r, c, d === k - 1 ? 'layer-new' : 'layer', true, `reached after ${plural(d, 'move')}`);
+    }
+    numberSquares(first);
+    const line = reach[k - 1];
+    let sentence = `After ${plural(line.moves, 'move')}: ${plural(line.squares.length, 'square')} first reached; ${first.size} reached so far.`;
+    if (k === reach.length && end && end.unreachable) {
+      const [r, c] = fromName(end.unreachable.square);
+      board.mark(r, c, 'bad', true, 'out of reach');
+      sentence += ` No square is left to reach, and none of them stands next to the ${end.unreachable.piece} on ${end.unreachable.square}: there is no tour, so the search over the knights never starts.`;
+    }
+    return sentence;
   }
 
   function draw() {
@@ -125,40 +179,49 @@ export function init() {
     drawPieces();
     const { layers, moves, start, end } = trace;
     if (k === 0) {
-      return `Before the search: the queen stands on ${start.queen}; she must stand next to ${start.knights.length} knight${start.knights.length === 1 ? '' : 's'} (${start.knights.join(', ') || 'none'}) and end next to the bishop on ${start.bishop}.`;
+      return `Before the search: the queen stands on ${start.queen}; she must stand next to ${plural(start.knights.length, 'knight')} (${start.knights.join(', ') || 'none'}) and end next to the bishop on ${start.bishop}. A state of the search is a square and the knights visited on the way.`;
     }
+    if (trace.reach.length) return showReach(k);
     if (k <= layers.length) {
-      // The layers so far, each square numbered with its move count.
-      for (const layer of layers.slice(0, k)) {
-        for (const name of layer.squares) {
-          const [r, c] = fromName(name);
-          board.mark(r, c, 'layer', true, `reached after ${layer.moves} move${layer.moves === 1 ? '' : 's'}`);
-          const t = svg('text', { x: c + 0.2, y: r + 0.22, class: 'layer-number' }, board.over);
-          t.textContent = String(layer.moves);
-        }
-      }
       const layer = layers[k - 1];
+      const first = firstReached(layers, k);
+      const again = new Set(layer.again);
+      for (const [name, d] of first) {
+        const [r, c] = fromName(name);
+        if (d < layer.moves) board.mark(r, c, 'layer', true, `first reached after ${plural(d, 'move')}`);
+      }
+      for (const name of layer.new) {
+        const [r, c] = fromName(name);
+        board.mark(r, c, layer.goal ? 'goal' : 'layer-new', true, layer.goal ? 'goal, reached for the first time' : 'reached for the first time');
+      }
+      for (const name of again) {
+        const [r, c] = fromName(name);
+        board.mark(r, c, layer.goal ? 'goal' : 'again', true, layer.goal ? 'goal, reached again with other knights' : 'reached again with other knights');
+      }
+      numberSquares(first);
       for (const name of layer.knights) {
         const [r, c] = fromName(name);
         board.mark(r, c, 'visited', true, 'visited on the way');
       }
-      const goal = k === layers.length && end.possible;
-      const what = goal
-        ? `the squares next to the bishop reached with every knight visited: the fewest moves are ${layer.moves}`
-        : `${layer.squares.length} square${layer.squares.length === 1 ? '' : 's'} first reached after ${layer.moves} move${layer.moves === 1 ? '' : 's'} (${layer.states} states of a square and the knights visited)`;
+      const split = `${plural(layer.new.length, 'square')} reached for the first time and ${layer.again.length} reached again with other knights (${plural(layer.states, 'state')}); ${first.size} squares reached so far`;
+      if (layer.goal) {
+        return `Layer ${layer.moves}, the goal: ${plural(layer.squares.length, 'square')} next to the bishop reached with every knight visited (${split}). The fewest moves are ${layer.moves}.`;
+      }
       const knights = layer.knights.length ? `knights visited on the way by some state: ${layer.knights.join(', ')}; the most by one state: ${layer.most_knights}` : 'no knight visited yet';
-      const over = k === layers.length && !end.possible ? ' No square is left to reach: there is no tour.' : '';
-      return `Layer ${layer.moves}: ${what}; ${knights}.${over}`;
+      const over = k === layers.length && !end.possible ? ' No state is left to reach: there is no tour.' : '';
+      return `Layer ${layer.moves}: ${split}; ${knights}.${over}`;
     }
     const j = k - layers.length;
     const done = moves.slice(0, j);
-    drawPath(done.map((m) => m.square));
     const last = done[done.length - 1];
+    // The queen stands where the path has taken her.
+    drawPieces(last.square);
+    drawPath(done.map((m) => m.square));
     for (const name of last.visited) {
       const [r, c] = fromName(name);
       board.mark(r, c, 'visited', true, 'visited');
     }
-    const tail = j === moves.length ? ` The tour is complete: ${end.moves} move${end.moves === 1 ? '' : 's'}, the lexicographically first of the shortest.` : '';
+    const tail = j === moves.length ? ` The tour is complete: ${plural(end.moves, 'move')}, the lexicographically first of the shortest.` : '';
     return last.moves === 0
       ? `The path: the queen starts on ${last.square}.${tail}`
       : `Move ${last.moves}: the queen goes to ${last.square}; knights visited: ${last.visited.join(', ') || 'none'}.${tail}`;
@@ -206,15 +269,19 @@ export function init() {
     const lines = (await api.jsonLines('tour/trace', text)).objects.filter((l) => l.case === 1);
     const layers = lines.filter((l) => l.event === 'layer');
     const moves = lines.filter((l) => l.event === 'move');
+    const reach = lines.filter((l) => l.event === 'reach');
     trace = {
       start: lines.find((l) => l.event === 'start'),
       end: lines.find((l) => l.event === 'end'),
       layers,
       moves,
-      steps: [...layers, ...moves],
+      reach,
+      steps: [...reach, ...layers, ...moves],
     };
     searching = true;
-    const note = `${layers.length} layer${layers.length === 1 ? '' : 's'}, then ${moves.length ? `${moves.length - 1} move${moves.length === 2 ? '' : 's'}` : 'no path'}`;
+    const note = reach.length
+      ? `where the queen can go: ${plural(reach.length - 1, 'move')} at most; no search over the knights`
+      : `${plural(layers.length, 'layer')}, then ${moves.length ? plural(moves.length - 1, 'move') : 'no path'}`;
     player.load(trace.steps.length, note, step);
   }
 
