@@ -256,6 +256,14 @@ pub fn stress<P: Stressed>(
     .map_err(failure)?;
     match end {
         StressEnd::Interrupted { runs } => {
+            if args.run.format == ReportFormat::Json {
+                // A program reading the report learns that nothing failed before the stop.
+                let report = json!({
+                    "verdict": null, "interrupted": true, "runs": runs, "seed": args.seed,
+                    "input": null, "reason": null, "containment": layers.names(),
+                });
+                writeln!(out, "{report}").map_err(Failure::Output)?;
+            }
             eprintln!(
                 "interrupted after {}, every one accepted",
                 plural(runs, "run")
@@ -276,7 +284,8 @@ pub fn stress<P: Stressed>(
                 ReportFormat::Json => format!(
                     "{}\n",
                     json!({
-                        "verdict": "AC", "runs": runs, "seed": args.seed, "input": null,
+                        "verdict": "AC", "interrupted": false, "runs": runs, "seed": args.seed,
+                        "input": null,
                         "original_bytes": null, "shrunk_bytes": null, "reason": null,
                         "expected": null, "actual": null, "containment": layers.names(),
                     })
@@ -360,6 +369,7 @@ fn report_failure<S: Subject, J: clap::Args>(
             "{}\n",
             json!({
                 "verdict": judged.verdict.code(),
+                "interrupted": failing.interrupted,
                 "runs": runs,
                 "seed": args.seed,
                 "run": failing.run,
@@ -405,7 +415,12 @@ fn report_failure<S: Subject, J: clap::Args>(
                 size(&failing.original, failing.original_cases),
                 size(&failing.shrunk, failing.shrunk_cases),
             );
-            if failing.shrunk == failing.original {
+            if failing.shrunk == failing.original && failing.interrupted {
+                r.push_str(&format!(
+                    "not shrunk: interrupted after {}; {before}\n",
+                    plural(failing.shrink_runs as u64, "shrinking run")
+                ));
+            } else if failing.shrunk == failing.original {
                 r.push_str(&format!(
                     "not shrunk: no smaller input fails the same way ({} tried); {before}\n",
                     plural(failing.shrink_runs as u64, "run")
@@ -462,10 +477,12 @@ pub fn judge<P: Stressed>(
     let options = args.run.options(layers);
     // Names of the folder's tests, for the width of the table (nothing is opened yet).
     let (tests, skipped) = stress::tests_in(&args.tests).map_err(failure)?;
+    // Names as shown: escaped, so that no byte of a file name reaches the terminal raw.
+    let shown = |name: &str| escape(name.as_bytes(), false);
     let width = tests
         .iter()
-        .map(|t| t.name.len())
-        .chain(skipped.iter().map(|s| s.name.len()))
+        .map(|t| shown(&t.name).chars().count())
+        .chain(skipped.iter().map(|s| shown(&s.name).chars().count()))
         .max()
         .unwrap_or(4)
         .max(4);
@@ -492,11 +509,12 @@ pub fn judge<P: Stressed>(
                 &options,
                 progress,
                 |name, end| {
+                    let name_text = shown(name);
                     let line = match (args.run.format, end) {
                         (ReportFormat::Text, TestEnd::Judged(j)) => {
                             let o = &j.outcome;
                             let mut line = format!(
-                                "{name:<width$}  {:<7}  {:<7}  {}",
+                                "{name_text:<width$}  {:<7}  {:<7}  {}",
                                 j.verdict.code(),
                                 format!("{:.2} s", o.cpu.as_secs_f64()),
                                 stress::mib(o.peak_memory)
@@ -507,7 +525,10 @@ pub fn judge<P: Stressed>(
                             line
                         }
                         (ReportFormat::Text, TestEnd::Skipped(reason)) => {
-                            format!("{name:<width$}  skipped  {reason}")
+                            format!(
+                                "{name_text:<width$}  skipped  {}",
+                                escape(reason.as_bytes(), false)
+                            )
                         }
                         (ReportFormat::Json, TestEnd::Judged(j)) => json!({
                             "test": name,
@@ -550,7 +571,13 @@ pub fn judge<P: Stressed>(
         let names: Vec<String> = summary
             .skipped
             .iter()
-            .map(|s| format!("{} ({})", s.name, s.reason))
+            .map(|s| {
+                format!(
+                    "{} ({})",
+                    shown(&s.name),
+                    escape(s.reason.as_bytes(), false)
+                )
+            })
             .collect();
         format!(
             "; {} skipped: {}",
@@ -568,9 +595,10 @@ pub fn judge<P: Stressed>(
             ),
             Some((name, v)) => writeln!(
                 out,
-                "{v}: {} of {} accepted; the first failure is {name}{skipped_text}",
+                "{v}: {} of {} accepted; the first failure is {}{skipped_text}",
                 summary.accepted,
-                plural(total, "test")
+                plural(total, "test"),
+                shown(name)
             ),
         },
         ReportFormat::Json => {

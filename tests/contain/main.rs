@@ -22,3 +22,4 @@ mod limits;
 mod procs;
 mod reports;
 mod signals;
+mod verdicts;

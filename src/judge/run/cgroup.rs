@@ -145,7 +145,7 @@ impl Cgroup {
     }
 
     /// The processes in the cgroup now.
-    fn processes(&self) -> Vec<libc::pid_t> {
+    pub fn processes(&self) -> Vec<libc::pid_t> {
         read_small(&self.path.join("cgroup.procs"))
             .unwrap_or_default()
             .split_whitespace()

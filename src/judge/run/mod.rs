@@ -289,6 +289,9 @@ pub enum Killed {
     Output,
     /// The caller asked to stop (Ctrl-C).
     Stopped,
+    /// The keeper that held the run was killed, by the program or from outside: the run
+    /// was ended with it.
+    KeeperLost,
 }
 
 /// What one run of a program did.
@@ -303,13 +306,19 @@ pub struct Outcome {
     pub cpu: Duration,
     /// Wall-clock time from start to end.
     pub wall: Duration,
-    /// Peak memory in bytes, as the kernel measured it (resident set of the largest process,
-    /// or the cgroup's peak where the memory controller gives it).
+    /// Peak memory in bytes, as the kernel measured it: the program's own resident peak
+    /// since its `execve` (nothing of the judge it was forked from), the largest of the
+    /// other processes of the run reaped by the keeper, or the cgroup's peak where the
+    /// memory controller gives it.
     pub peak_memory: u64,
     /// What it wrote on standard output before it ended, cut at the output limit.
     pub stdout: Vec<u8>,
     /// Its standard error: the first and the last [`STDERR_KEPT`]` / 2` bytes.
     pub stderr: Vec<u8>,
+    /// How the signal that ended it was sent, when the keeper could see it: `si_code`,
+    /// positive when the kernel sent it, zero or less when a process did (the program
+    /// itself, with `raise` or `kill`).
+    pub signal_code: Option<i32>,
 }
 
 /// A judge's verdict on one run.
@@ -379,13 +388,15 @@ impl fmt::Display for Verdict {
 
 /// What runtimes write when an allocation is refused: a program that dies saying one of these
 /// ran out of memory.
-const OUT_OF_MEMORY: [&str; 6] = [
+const OUT_OF_MEMORY: [&str; 8] = [
     "MemoryError",
     "std::bad_alloc",
     "memory allocation of",
     "out of memory",
     "Cannot allocate memory",
     "OutOfMemoryError",
+    "Could not reserve enough space",
+    "insufficient memory for the Java Runtime",
 ];
 
 impl Outcome {
@@ -398,13 +409,16 @@ impl Outcome {
     /// (`RE`: any other non-zero exit code or signal).
     pub fn limit_verdict(&self, limits: &Limits) -> Option<Verdict> {
         let failed = self.exit != Exit::Code(0);
-        if self.killed == Some(Killed::Output) || self.exit == Exit::Signal(libc::SIGXFSZ) {
+        if self.killed == Some(Killed::Output)
+            || (self.exit == Exit::Signal(libc::SIGXFSZ) && !self.raised_itself())
+        {
             return Some(Verdict::OutputLimit);
         }
-        if self.killed == Some(Killed::CpuTime)
-            || self.cpu > limits.cpu
-            || self.exit == Exit::Signal(libc::SIGXCPU)
-        {
+        // A CPU limit hit by any process of the run (a multithreaded child that the kernel
+        // stopped with SIGXCPU, its parent then failing) is the time limit; a SIGXCPU with
+        // the CPU time under the limit was sent by a process, not by the limit (the kernel's
+        // limit lies a second above the judge's).
+        if self.killed == Some(Killed::CpuTime) || self.cpu > limits.cpu {
             return Some(Verdict::TimeLimit);
         }
         if self.killed == Some(Killed::Idle) {
@@ -412,7 +426,15 @@ impl Outcome {
         }
         if let Some(memory) = limits.memory {
             let said = String::from_utf8_lossy(&self.stderr);
-            let refused = OUT_OF_MEMORY.iter().any(|m| said.contains(m));
+            // A JVM that cannot reserve its heap says so on standard output.
+            let printed = if failed {
+                String::from_utf8_lossy(&self.stdout[..self.stdout.len().min(STDERR_KEPT)])
+            } else {
+                Default::default()
+            };
+            let refused = OUT_OF_MEMORY
+                .iter()
+                .any(|m| said.contains(m) || printed.contains(m));
             if self.peak_memory > memory || (failed && (self.peak_memory >= memory / 2 || refused))
             {
                 return Some(Verdict::MemoryLimit);
@@ -421,17 +443,43 @@ impl Outcome {
         failed.then_some(Verdict::RuntimeError)
     }
 
-    /// The way it ended in words: `exit code 3`, `signal 11 (SIGSEGV)`.
+    /// True when the signal that ended it was sent by `raise`, `tgkill` or `sigqueue`: by
+    /// a process, never by the kernel's limits.
+    pub fn raised_itself(&self) -> bool {
+        matches!(self.exit, Exit::Signal(_))
+            && self
+                .signal_code
+                .is_some_and(|c| c == SI_TKILL || c == SI_QUEUE)
+    }
+
+    /// The way it ended in words: `exit code 3`, `signal 11 (SIGSEGV)`, `signal 24 (SIGXCPU)
+    /// sent by a process, not by the CPU limit`.
     pub fn exit_text(&self) -> String {
         match self.exit {
             Exit::Code(c) => format!("exit code {c}"),
-            Exit::Signal(s) => match signal_name(s) {
-                Some(name) => format!("signal {s} ({name})"),
-                None => format!("signal {s}"),
-            },
+            Exit::Signal(s) => {
+                let mut text = match signal_name(s) {
+                    Some(name) => format!("signal {s} ({name})"),
+                    None => format!("signal {s}"),
+                };
+                if s == libc::SIGXCPU || (s == libc::SIGXFSZ && self.raised_itself()) {
+                    let limit = if s == libc::SIGXCPU {
+                        "CPU"
+                    } else {
+                        "file size"
+                    };
+                    text.push_str(&format!(" sent by a process, not by the {limit} limit"));
+                }
+                text
+            }
         }
     }
 }
+
+/// `si_code` of a signal sent by `tgkill` (`raise`).
+const SI_TKILL: i32 = -6;
+/// `si_code` of a signal sent by `sigqueue`.
+const SI_QUEUE: i32 = -1;
 
 fn signal_name(signal: i32) -> Option<&'static str> {
     Some(match signal {
@@ -516,6 +564,44 @@ fn sweep(keeper: libc::pid_t, patience: Duration) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (keeper, patience);
+}
+
+/// Kills every process of a run but its keeper and its program, outside a namespace, while
+/// the program is stopped at its exit: the cgroup's processes, or the program's descendants
+/// and the keeper's other children with theirs. Passes until one finds none not yet killed (a
+/// process with SIGKILL pending cannot fork).
+#[cfg(target_os = "linux")]
+fn kill_others(child: &spawn::Child, program: libc::pid_t) {
+    let mut killed: Vec<libc::pid_t> = Vec::new();
+    for _ in 0..64 {
+        let found: Vec<libc::pid_t> = match &child.cgroup {
+            Some(cgroup) => cgroup.processes(),
+            None => {
+                let mut found = procfs::descendants(program);
+                for other in procfs::children(child.keeper) {
+                    if other != program {
+                        found.push(other);
+                        found.extend(procfs::descendants(other));
+                    }
+                }
+                found
+            }
+        };
+        let new: Vec<libc::pid_t> = found
+            .into_iter()
+            .filter(|p| *p != child.keeper && *p != program && !killed.contains(p))
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        for pid in &new {
+            // Safety: kill sends a signal to a process of this run.
+            unsafe {
+                libc::kill(*pid, libc::SIGKILL);
+            }
+        }
+        killed.extend(new);
+    }
 }
 
 /// The registration of a run in [`LIVE`], removed when dropped.
@@ -620,6 +706,10 @@ pub fn run(
         killed_at: None,
         samples: vec![(started, Duration::ZERO)],
         last_cpu: None,
+        exiting: false,
+        program_peak: 0,
+        signal_code: None,
+        seen: Vec::new(),
     };
     let mut written = 0usize;
     if input.is_empty() {
@@ -680,6 +770,9 @@ pub fn run(
             }
         }
         state.read_reports(&child.status);
+        if state.exiting {
+            state.at_exit(&mut child, layers, &registered);
+        }
         if state.exited.is_some() {
             break;
         }
@@ -704,6 +797,16 @@ pub fn run(
         }
     }
     let wall = started.elapsed();
+    if state.exited.is_none() && state.killed.is_none() && state.exec_error.is_none() {
+        // The keeper is gone without a word: killed. The program dies with it (it is traced
+        // with PTRACE_O_EXITKILL, or in its namespace); what it started outside a namespace
+        // and a cgroup is ended by the pids last seen.
+        state.killed = Some(Killed::KeeperLost);
+        kill_program(state.program_pid);
+        for pid in &state.seen {
+            kill_program(*pid);
+        }
+    }
     // Everything the program left behind goes now, before its pipes are drained: what they
     // hold then is what it wrote.
     if let Some(cgroup) = &child.cgroup {
@@ -737,6 +840,7 @@ pub fn run(
         .unwrap_or_default();
     let peak =
         (used[2].max(0) as u64).saturating_mul(if cfg!(target_os = "macos") { 1 } else { 1024 });
+    let peak = peak.max(state.program_peak);
     Ok(Outcome {
         exit,
         killed: state.killed,
@@ -745,6 +849,10 @@ pub fn run(
         peak_memory: peak.max(peak_tree.unwrap_or(0)),
         stdout: state.out,
         stderr: state.err.into_bytes(),
+        signal_code: match exit {
+            Exit::Signal(_) => state.signal_code,
+            Exit::Code(_) => None,
+        },
     })
 }
 
@@ -768,8 +876,10 @@ fn rlimits(limits: &Limits) -> spawn::Rlimits {
         let max = hard(resource);
         (resource, soft.min(max), hard_wanted.min(max))
     };
-    let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
-    let cpu_seconds = cpu_seconds.max(1) as libc::rlim_t;
+    // A second above the judge's own limit, which the run's CPU time reaches first however
+    // many threads spend it: the kernel's SIGXCPU is a last resort.
+    let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0) + 1;
+    let cpu_seconds = cpu_seconds as libc::rlim_t;
     let memory = limits
         .memory
         .map_or(libc::RLIM_INFINITY, |m| m as libc::rlim_t);
@@ -880,6 +990,15 @@ struct State {
     /// activity is the CPU time and the time spent waiting for a core.
     samples: Vec<(Instant, Duration)>,
     last_cpu: Option<Duration>,
+    /// The program stopped at its exit and waits for the judge's word.
+    exiting: bool,
+    /// The program's own peak resident memory, measured while it ran and at its exit.
+    program_peak: u64,
+    /// The `si_code` of the last signal that reached the program.
+    signal_code: Option<i32>,
+    /// The program's processes last seen (outside a namespace), to end them should the
+    /// keeper be killed.
+    seen: Vec<libc::pid_t>,
 }
 
 impl State {
@@ -922,6 +1041,9 @@ impl State {
                 spawn::EXITED => {
                     self.exited = Some((message[1], [message[3], message[4], message[5]]));
                 }
+                spawn::TRACED => {}
+                spawn::EXITING => self.exiting = true,
+                spawn::SIGNALLED => self.signal_code = Some(message[2] as i32),
                 _ => {}
             }
         }
@@ -947,6 +1069,31 @@ impl State {
         if let Some(pid) = found {
             self.program_pid = pid;
             registered.set_program(pid);
+        }
+    }
+
+    /// The program stopped at its exit, before its children are reparented: its memory is
+    /// measured, every other process of the run is killed (in a namespace, by the keeper when
+    /// let go), and it is let go. Nothing the run writes from now on is the program's output.
+    fn at_exit(&mut self, child: &mut spawn::Child, layers: &Layers, registered: &Registered) {
+        self.exiting = false;
+        if self.program_pid == 0 {
+            self.find_program(child.keeper, layers, registered);
+        }
+        #[cfg(target_os = "linux")]
+        if self.program_pid > 0 {
+            if let Some(peak) = procfs::peak_resident(self.program_pid) {
+                self.program_peak = self.program_peak.max(peak);
+            }
+            if !layers.pid_namespace {
+                kill_others(child, self.program_pid);
+            }
+        }
+        if let Some(go) = child.go.take() {
+            // Safety: write reads one byte from a constant.
+            unsafe {
+                libc::write(go.as_raw_fd(), b"g".as_ptr().cast(), 1);
+            }
         }
     }
 
@@ -987,6 +1134,16 @@ impl State {
     ) {
         let measured = self.cpu_now(child);
         let activity = measured.map(|m| m.1);
+        #[cfg(target_os = "linux")]
+        if self.program_pid > 0 {
+            if let Some(peak) = procfs::peak_resident(self.program_pid) {
+                self.program_peak = self.program_peak.max(peak);
+            }
+            if !layers.pid_namespace && child.cgroup.is_none() {
+                self.seen = procfs::descendants(self.program_pid);
+                self.seen.push(self.program_pid);
+            }
+        }
         if let Some((cpu, activity)) = measured {
             self.last_cpu = Some(cpu);
             self.samples.push((now, activity));

@@ -61,6 +61,14 @@ impl Program {
             });
         }
         if let Some(line) = shebang(&file)
+            && shebang_ends_in_cr(&file)
+        {
+            return Err(StartError::CarriageReturn {
+                program: name,
+                line,
+            });
+        }
+        if let Some(line) = shebang(&file)
             && let Some(missing) = missing_interpreter(&line)
         {
             return Err(StartError::MissingInterpreter {
@@ -159,6 +167,17 @@ pub enum StartError {
         /// The `#!` line.
         line: String,
     },
+    /// The script's `#!` line ends with a carriage return (Windows line ends): the system
+    /// would look for an interpreter whose name ends with it.
+    #[error(
+        "cannot run the program '{program}': its first line '{line}' ends with a carriage return (Windows line ends), so the system looks for an interpreter whose name ends with '\\r' (convert the file: sed -i 's/\\r$//' {program})"
+    )]
+    CarriageReturn {
+        /// The program as given.
+        program: String,
+        /// The `#!` line, without its carriage return.
+        line: String,
+    },
     /// A NUL byte in the program's name or an argument.
     #[error("cannot run the program: a NUL byte in its name or arguments")]
     NulByte,
@@ -197,6 +216,20 @@ fn shebang(file: &Path) -> Option<String> {
             .trim_end_matches('\r')
             .to_string(),
     )
+}
+
+/// True when the `#!` line of `file` ends with `\r\n`.
+fn shebang_ends_in_cr(file: &Path) -> bool {
+    let mut head = [0u8; 256];
+    let Ok(n) = std::fs::File::open(file).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = &head[..n];
+    head.starts_with(b"#!")
+        && head
+            .iter()
+            .position(|&b| b == b'\n')
+            .is_some_and(|end| end > 0 && head[end - 1] == b'\r')
 }
 
 /// True when the name of `file` ends like a script's (`.py`, `.sh`, ...).
@@ -240,6 +273,20 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
         (dir, path)
+    }
+
+    #[test]
+    fn a_first_line_with_windows_line_ends_is_named_before_any_run() {
+        let (_dir, path) = script("#!/bin/sh\r\necho 1\r\n", 0o755);
+        let e = Program::new(&path, Vec::<String>::new())
+            .resolve()
+            .unwrap_err();
+        assert!(
+            matches!(&e, StartError::CarriageReturn { line, .. } if line == "#!/bin/sh"),
+            "{e}"
+        );
+        let (_dir, path) = script("#!/bin/sh\necho 1\r\n", 0o755);
+        assert!(Program::new(&path, Vec::<String>::new()).resolve().is_ok());
     }
 
     #[test]

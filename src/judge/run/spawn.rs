@@ -36,9 +36,20 @@ pub(super) const STARTED: i64 = 1;
 pub(super) const EXEC_FAILED: i64 = 2;
 /// Setting the run up failed: `a` the `errno`, `b` the step.
 pub(super) const SETUP_FAILED: i64 = 3;
-/// The program was reaped: `a` its wait status; the times and peak memory are its own and
-/// those of every process of the run reaped before it.
+/// The program was reaped: `a` its wait status; the times are its own and those of every
+/// process of the run reaped before it, the peak memory that of those other processes alone
+/// (the program's own resident peak counts what it held before `execve`, a copy of the
+/// judge's memory: the judge measures the program at its exit instead).
 pub(super) const EXITED: i64 = 4;
+/// The program is traced by the keeper: it stops at its exit, before its children are
+/// reparented, and the judge hears of the signals it receives.
+pub(super) const TRACED: i64 = 5;
+/// The program is exiting and stopped there (its memory still whole): `a` its wait status.
+/// The keeper then waits for one byte (or the end) on its fd 4 before it lets it go.
+pub(super) const EXITING: i64 = 6;
+/// A signal reached the program: `a` the signal, `b` its `si_code` (positive: sent by the
+/// kernel; zero or less: sent by a process, the program itself included).
+pub(super) const SIGNALLED: i64 = 7;
 
 /// The resource limits set in the program before it executes: `(resource, soft, hard)`.
 pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 3];
@@ -62,6 +73,8 @@ pub(super) struct Child {
     pub stderr: OwnedFd,
     /// The read end of the keeper's reports.
     pub status: OwnedFd,
+    /// The write end of the judge's answers to the keeper: one byte lets an exiting program go.
+    pub go: Option<OwnedFd>,
     /// The run's cgroup, when it has one.
     pub cgroup: Option<Cgroup>,
 }
@@ -228,8 +241,9 @@ struct Plan<'a> {
     file: &'a CString,
     argv: &'a [*const libc::c_char],
     envp: &'a [*const libc::c_char],
-    /// The program's standard input, output and error, and the report pipe.
-    fds: [RawFd; 4],
+    /// The program's standard input, output and error, the report pipe and the judge's
+    /// answers.
+    fds: [RawFd; 5],
     cgroup_procs: Option<RawFd>,
     maps: Option<&'a UserMaps>,
     namespace: bool,
@@ -245,6 +259,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
     let (stdout_r, stdout_w) = pipe()?;
     let (stderr_r, stderr_w) = pipe()?;
     let (status_r, status_w) = pipe()?;
+    let (go_r, go_w) = pipe()?;
     let (cgroup, procs) = if layers.cgroup {
         let (c, p) = Cgroup::create()?;
         (Some(c), Some(p))
@@ -283,6 +298,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
             stdout_w.as_raw_fd(),
             stderr_w.as_raw_fd(),
             status_w.as_raw_fd(),
+            go_r.as_raw_fd(),
         ],
         cgroup_procs: procs.as_ref().map(AsRawFd::as_raw_fd),
         maps: maps.as_ref(),
@@ -302,7 +318,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
     if pid < 0 {
         return Err(io::Error::last_os_error());
     }
-    drop((stdin_r, stdout_w, stderr_w, status_w, procs));
+    drop((stdin_r, stdout_w, stderr_w, status_w, go_r, procs));
     for fd in [&stdin_w, &stdout_r, &stderr_r, &status_r] {
         set_nonblocking(fd)?;
     }
@@ -312,6 +328,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
         stdout: stdout_r,
         stderr: stderr_r,
         status: status_r,
+        go: Some(go_w),
         cgroup,
     })
 }
@@ -354,11 +371,11 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         {
             failed_step = 1;
         }
-        // The four descriptors to 0..=3, each moved above 3 first so that none overwrites
+        // The five descriptors to 0..=4, each moved above 4 first so that none overwrites
         // another.
-        let mut high = [0; 4];
+        let mut high = [0; 5];
         for (i, fd) in plan.fds.iter().enumerate() {
-            high[i] = libc::fcntl(*fd, libc::F_DUPFD, 4);
+            high[i] = libc::fcntl(*fd, libc::F_DUPFD, 5);
             if high[i] < 0 {
                 libc::_exit(126);
             }
@@ -368,7 +385,7 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
                 libc::_exit(126);
             }
         }
-        close_from(4, plan.max_fd);
+        close_from(5, plan.max_fd);
         if failed_step != 0 {
             send(&[SETUP_FAILED, errno(), failed_step, 0, 0, 0]);
             libc::_exit(126);
@@ -402,20 +419,32 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         libc::close(2);
         let mut used = [0i64; 3];
         let mut program_done = false;
+        let mut traced = false;
         loop {
             let mut status = 0;
             let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(-1, &mut status, 0, &mut usage);
+            let r = libc::wait4(-1, &mut status, libc::__WALL, &mut usage);
             if r < 0 {
                 if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                     continue;
                 }
                 break;
             }
+            if libc::WIFSTOPPED(status) {
+                #[cfg(target_os = "linux")]
+                if r == pid {
+                    traced = traced_stop(pid, status, traced, plan.namespace);
+                }
+                continue;
+            }
             if !program_done {
                 used[0] += usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
                 used[1] += usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
-                used[2] = used[2].max(usage.ru_maxrss as i64);
+                // The program's own peak counts the judge's memory it was forked with: the
+                // judge measures it at its exit stop.
+                if r != pid || !traced {
+                    used[2] = used[2].max(usage.ru_maxrss as i64);
+                }
             }
             if r == pid {
                 program_done = true;
@@ -430,7 +459,96 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
     }
 }
 
-/// The program: its own process group, its limits, then `execve`.
+/// What the keeper does when the traced program stops (Linux): the first stop (its own
+/// `SIGSTOP`, before `execve`) sets the tracing up; the exit stop tells the judge, waits for
+/// its word, and in a namespace kills every other process of the run before the program's
+/// children can be reparented; a signal is passed on (told to the judge), a stop signal
+/// dropped. Returns whether the program is traced.
+///
+/// # Safety
+///
+/// Only system calls: callable between a fork and an exec.
+#[cfg(target_os = "linux")]
+unsafe fn traced_stop(
+    pid: libc::pid_t,
+    status: libc::c_int,
+    traced: bool,
+    namespace: bool,
+) -> bool {
+    // Safety: ptrace, read, kill and write on this keeper's own tracee and descriptors.
+    unsafe {
+        let signal = libc::WSTOPSIG(status);
+        let event = (status >> 16) & 0xff;
+        let cont = |signal: libc::c_int| {
+            libc::ptrace(libc::PTRACE_CONT, pid, 0usize, signal as usize);
+        };
+        if !traced {
+            let options =
+                libc::PTRACE_O_TRACEEXIT | libc::PTRACE_O_TRACEEXEC | libc::PTRACE_O_EXITKILL;
+            let ok = libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0usize, options as usize) == 0;
+            if ok {
+                send(&[TRACED, 0, 0, 0, 0, 0]);
+            }
+            cont(0);
+            return ok;
+        }
+        if event == libc::PTRACE_EVENT_EXIT {
+            let mut message: libc::c_ulong = 0;
+            libc::ptrace(
+                libc::PTRACE_GETEVENTMSG,
+                pid,
+                0usize,
+                &mut message as *mut libc::c_ulong,
+            );
+            send(&[EXITING, message as i64, 0, 0, 0, 0]);
+            let mut byte = 0u8;
+            while libc::read(4, (&mut byte as *mut u8).cast(), 1) < 0
+                && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+            if namespace {
+                // Every process of the namespace but its init: in one pass under the kernel's
+                // task list lock, so none is reparented (and told) before it has its SIGKILL.
+                libc::kill(-1, libc::SIGKILL);
+            }
+            cont(0);
+            return true;
+        }
+        if event != 0 {
+            cont(0);
+            return true;
+        }
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        if libc::ptrace(
+            libc::PTRACE_GETSIGINFO,
+            pid,
+            0usize,
+            &mut info as *mut libc::siginfo_t,
+        ) != 0
+        {
+            // A group stop: carry on.
+            cont(0);
+            return true;
+        }
+        send(&[
+            SIGNALLED,
+            i64::from(signal),
+            i64::from(info.si_code),
+            0,
+            0,
+            0,
+        ]);
+        let stopping = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
+        cont(if stopping.contains(&signal) {
+            0
+        } else {
+            signal
+        });
+        true
+    }
+}
+
+/// The program: a session of its own (so no controlling terminal), traced by the keeper where
+/// the system allows, its limits, then `execve`.
 ///
 /// # Safety
 ///
@@ -438,7 +556,13 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
 unsafe fn program(plan: &Plan<'_>) -> ! {
     // Safety: system calls on prepared data, then execve or _exit.
     unsafe {
-        libc::setpgid(0, 0);
+        libc::setsid();
+        #[cfg(target_os = "linux")]
+        if libc::ptrace(libc::PTRACE_TRACEME, 0, 0usize, 0usize) == 0 {
+            // The keeper sets the tracing up at this stop.
+            libc::kill(libc::getpid(), libc::SIGSTOP);
+        }
+        libc::close(4);
         for (i, (resource, soft, hard)) in plan.rlimits.iter().enumerate() {
             let limit = libc::rlimit {
                 rlim_cur: *soft,
