@@ -13,7 +13,8 @@ use std::time::Instant;
 use chess_puzzles::error::plural;
 use chess_puzzles::judge::compare::Tolerance;
 use chess_puzzles::judge::report::{self, Excerpt, escape};
-use chess_puzzles::judge::run::{self, Containment, Layers, Limits, Program, Resolved};
+use chess_puzzles::judge::run::{self, Containment, Layers, Limits, Program, Resolved, View};
+use chess_puzzles::judge::sandbox::{self, SandboxMode, SandboxOptions};
 use chess_puzzles::judge::stress::{
     self, Failing, FolderSummary, Judgement, Planned, Progress, StressEnd, StressError,
     StressOptions, Subject, TestEnd,
@@ -93,6 +94,21 @@ pub struct RunArgs {
     /// else a child subreaper; and a cgroup v2 where one can be made), or one of them alone.
     #[arg(long, value_enum, default_value_t)]
     containment: Containment,
+    /// The sandbox of every run: auto (everything this system allows: namespaces of its own
+    /// for mounts, network and IPC, read-only system folders and its own, a scratch /tmp,
+    /// nothing of the tests, its own /proc, process and memory limits; what is missing is
+    /// reported), strict (all of it or no run), off.
+    #[arg(long, value_enum, default_value_t)]
+    sandbox: SandboxMode,
+    /// Leave the program the system's network (otherwise it has a loopback of its own alone).
+    #[arg(long)]
+    allow_network: bool,
+    /// A folder the program may read (shown read-only at the same path); repeat for more.
+    #[arg(long, value_name = "DIR")]
+    read_only: Vec<PathBuf>,
+    /// The most processes and threads a sandboxed run may have at once.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    process_limit: u32,
     /// How to write the report.
     #[arg(long, value_enum, default_value_t)]
     format: ReportFormat,
@@ -114,7 +130,7 @@ impl RunArgs {
 
     /// The program, resolved, and the containment in force; a warning when --jobs exceeds the
     /// cores.
-    fn prepare(&self) -> Result<(Resolved, Layers), Failure> {
+    fn prepare(&self, hidden: Option<&std::path::Path>) -> Result<(Resolved, Layers), Failure> {
         let held = u64::from(self.jobs) * self.output_limit;
         if held > MAX_HELD_OUTPUT_MIB {
             return Err(Failure::Usage(format!(
@@ -134,6 +150,65 @@ impl RunArgs {
         let layers = self.containment.layers().map_err(|e| {
             Failure::Usage(format!("--containment {:?}: {e}", self.containment).to_lowercase())
         })?;
+        let read_only: Vec<PathBuf> = self
+            .read_only
+            .iter()
+            .map(|d| d.canonicalize().unwrap_or_else(|_| d.clone()))
+            .collect();
+        let options = SandboxOptions {
+            mode: self.sandbox,
+            network: self.allow_network,
+            read_only: read_only.clone(),
+            processes: self.process_limit,
+        };
+        let layers = layers
+            .sandboxed(&options)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        let program = if layers.sandbox.files {
+            let cwd = std::env::current_dir()
+                .ok()
+                .and_then(|d| d.canonicalize().ok());
+            let shown = sandbox::shown_folders(
+                &program.file(),
+                &program.args(),
+                &read_only,
+                cwd.as_deref(),
+            );
+            let hidden: Vec<PathBuf> = hidden
+                .and_then(|h| h.canonicalize().ok())
+                .into_iter()
+                .collect();
+            for needed in std::iter::once(program.file()).chain(program.interpreter()) {
+                if !sandbox::visible(&needed, &shown, &hidden) {
+                    return Err(Failure::Usage(
+                        sandbox::SandboxError::Unseen(needed).to_string(),
+                    ));
+                }
+            }
+            let cwd = cwd.filter(|d| sandbox::visible(d, &shown, &hidden));
+            let opened: Vec<String> = shown
+                .iter()
+                .filter(|(_, why)| why == "--read-only")
+                .map(|(d, _)| format!("{} (read-only)", d.display()))
+                .chain(self.allow_network.then(|| "the network".to_string()))
+                .collect();
+            if !opened.is_empty() && self.format == ReportFormat::Text {
+                eprintln!("sandbox: opened by the options: {}", opened.join(", "));
+            }
+            program.with_view(View { shown, hidden, cwd })
+        } else {
+            program
+        };
+        let missing = layers.sandbox.missing();
+        if self.sandbox == SandboxMode::Auto
+            && !missing.is_empty()
+            && self.format == ReportFormat::Text
+        {
+            eprintln!(
+                "sandbox: not available here: {} (--sandbox strict refuses to run without)",
+                missing.join(", ")
+            );
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if usize::from(self.jobs) > cores {
             eprintln!(
@@ -221,7 +296,7 @@ pub fn stress<P: Stressed>(
     args: StressArgs<P::Judging>,
     out: &mut Output,
 ) -> Result<io::Verdict, Failure> {
-    let (program, layers) = args.run.prepare()?;
+    let (program, layers) = args.run.prepare(None)?;
     let subject = P::subject(&args.judging);
     let plan: Vec<Planned<_>> = match &args.gen_args {
         Some(line) => {
@@ -260,7 +335,7 @@ pub fn stress<P: Stressed>(
                 // A program reading the report learns that nothing failed before the stop.
                 let report = json!({
                     "verdict": null, "interrupted": true, "runs": runs, "seed": args.seed,
-                    "input": null, "reason": null, "containment": layers.names(),
+                    "input": null, "reason": null, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
                 });
                 writeln!(out, "{report}").map_err(Failure::Output)?;
             }
@@ -287,7 +362,7 @@ pub fn stress<P: Stressed>(
                         "verdict": "AC", "interrupted": false, "runs": runs, "seed": args.seed,
                         "input": null,
                         "original_bytes": null, "shrunk_bytes": null, "reason": null,
-                        "expected": null, "actual": null, "containment": layers.names(),
+                        "expected": null, "actual": null, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
                     })
                 ),
             };
@@ -389,7 +464,7 @@ fn report_failure<S: Subject, J: clap::Args>(
                 "actual_output": excerpt_json(&actual),
                 "cpu_seconds": judged.outcome.cpu.as_secs_f64(),
                 "wall_seconds": judged.outcome.wall.as_secs_f64(),
-                "containment": layers.names(),
+                "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
             })
         ),
         ReportFormat::Text => {
@@ -472,7 +547,7 @@ pub fn judge<P: Stressed>(
     args: JudgeArgs<P::Judging>,
     out: &mut Output,
 ) -> Result<io::Verdict, Failure> {
-    let (program, layers) = args.run.prepare()?;
+    let (program, layers) = args.run.prepare(Some(&args.tests))?;
     let subject = P::subject(&args.judging);
     let options = args.run.options(layers);
     // Names of the folder's tests, for the width of the table (nothing is opened yet).
@@ -616,7 +691,7 @@ pub fn judge<P: Stressed>(
                 "{}",
                 json!({
                     "verdict": verdict, "tests": total, "accepted": summary.accepted,
-                    "skipped": skipped, "containment": layers.names(),
+                    "skipped": skipped, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
                 })
             )
         }

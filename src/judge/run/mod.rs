@@ -11,7 +11,7 @@
 //!
 //! One thread per run does everything, with `poll`: it feeds the input, reads standard
 //! output and standard error, and learns from the keeper when the program has exited and been
-//! reaped. The verdict is made from what the program wrote before that moment: a process it
+//! reaped. The verdict is made from what the program wrote before it exited: a process it
 //! left behind that holds its standard output open is killed with the rest, and cannot turn a
 //! right answer into a wrong one nor make the run wait. No thread and no descriptor outlives
 //! the run.
@@ -23,9 +23,12 @@
 //! is stopped, "idle too long" (`ILE`). Time spent waiting for a core counts as activity, so
 //! the load of the machine cannot make a computing program idle.
 //!
-//! It is the user's own program: this is containment, not a security sandbox (the program
-//! runs as the user, with the user's files and network). Unix only; the namespace, the
-//! subreaper and the cgroup are Linux's, elsewhere a process group.
+//! The keeper traces the program (where the system allows it) and stops it at its exit,
+//! before its children are reparented: its own peak memory is measured then, and every other
+//! process of the run is killed before it is let go, so that nothing written after the exit
+//! counts. With a PID namespace the run may also be sandboxed ([`Layers::sandboxed`], the
+//! parts in [`crate::judge::sandbox`]). Unix only; the namespace, the subreaper and the cgroup
+//! are Linux's, elsewhere a process group.
 //!
 //! ```no_run
 //! use chess_puzzles::judge::run::{run, Containment, Limits, Program};
@@ -51,7 +54,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-pub use program::{Program, Resolved, StartError};
+pub use program::{Program, Resolved, StartError, View};
+
+use crate::judge::sandbox::{self, Parts, SandboxError, SandboxMode, SandboxOptions};
 pub use stderr::error_line;
 
 /// How often a running program is looked at for its limits and a request to stop.
@@ -142,6 +147,10 @@ pub struct Layers {
     /// The run has a cgroup v2 of its own: every process of the run is in it; its CPU time is
     /// summed over them all, and they are killed together.
     pub cgroup: bool,
+    /// The parts of the sandbox in force (see [`Layers::sandboxed`]).
+    pub sandbox: Parts,
+    /// The most processes and threads a sandboxed run may have at once.
+    pub processes: u32,
 }
 
 impl Layers {
@@ -164,8 +173,79 @@ impl Layers {
         if names.is_empty() {
             names.push("process-group");
         }
+        names.extend(self.sandbox.names());
         names
     }
+
+    /// These layers with the sandbox `options` asks for, as much of it as this system allows
+    /// (probed the first time); in strict mode, an error naming what it does not allow. A
+    /// sandbox needs a PID namespace: with `--containment subreaper` or `cgroup` there is none.
+    pub fn sandboxed(mut self, options: &SandboxOptions) -> Result<Layers, SandboxError> {
+        self.processes = options.processes.max(1);
+        let mut parts = Parts {
+            network_opened: options.network,
+            ..Parts::default()
+        };
+        #[cfg(target_os = "linux")]
+        if options.mode != SandboxMode::Off && self.pid_namespace {
+            let bits = sandbox_here(self.user_namespace);
+            parts.ipc = bits & spawn::PROBE_IPC != 0;
+            parts.network = !options.network && bits & spawn::PROBE_NETWORK != 0;
+            parts.files = bits & spawn::PROBE_FILES != 0;
+            parts.proc = parts.files && bits & spawn::PROBE_PROC != 0;
+            parts.nproc = parts.proc && self.user_namespace && bits & spawn::PROBE_NPROC != 0;
+            parts.pids_cgroup =
+                !parts.nproc && ((self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids"));
+            parts.memory_cgroup =
+                (self.cgroup && cgroup::enabled("memory")) || v1_group_here("memory");
+        }
+        self.sandbox = parts;
+        for dir in &options.read_only {
+            if !dir.is_dir() {
+                return Err(SandboxError::NoFolder(dir.clone()));
+            }
+        }
+        let missing = parts.missing();
+        if options.mode == SandboxMode::Strict && !missing.is_empty() {
+            return Err(SandboxError::Missing(missing));
+        }
+        Ok(self)
+    }
+}
+
+/// The sandbox's parts this system allows, probed once (bits of `spawn::probe_sandbox`).
+#[cfg(target_os = "linux")]
+fn sandbox_here(user: bool) -> i32 {
+    use std::os::unix::ffi::OsStrExt;
+    static FOUND: OnceLock<i32> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("chess-puzzles-box-{}-probe", std::process::id()));
+        if std::fs::create_dir(&dir).is_err() {
+            return 0;
+        }
+        let c = |p: &std::path::Path| {
+            std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
+        };
+        let bits = spawn::probe_sandbox(user, &c(&dir), &c(&dir.join("proc")));
+        let _ = std::fs::remove_dir(&dir);
+        bits
+    })
+}
+
+/// Whether a group of the cgroup v1 `controller` can be made here (probed once each).
+#[cfg(target_os = "linux")]
+fn v1_group_here(controller: &'static str) -> bool {
+    static FOUND: Mutex<Vec<(&'static str, bool)>> = Mutex::new(Vec::new());
+    let Ok(mut found) = FOUND.lock() else {
+        return false;
+    };
+    if let Some(&(_, here)) = found.iter().find(|(c, _)| *c == controller) {
+        return here;
+    }
+    let here = sandbox::groups::Group::create(controller, &[]).is_some();
+    found.push((controller, here));
+    here
 }
 
 impl fmt::Display for Layers {
@@ -245,6 +325,7 @@ impl Containment {
                 user_namespace: namespace == Some(true),
                 subreaper: namespace.is_none(),
                 cgroup,
+                ..Layers::default()
             }),
             Containment::Namespace => match namespace {
                 Some(user) => Ok(Layers {
@@ -683,9 +764,32 @@ pub fn run(
         program: name(),
         error,
     };
-    let rlimits = rlimits(limits);
+    // With a cgroup's limit on the memory used, the address space the program reserves is
+    // its own business (a JVM reserves far more than it uses).
+    let rlimits = if layers.sandbox.memory_cgroup {
+        rlimits(&Limits {
+            memory: None,
+            ..*limits
+        })
+    } else {
+        rlimits(limits)
+    };
+    let prepared = prepare(program, layers, limits).map_err(io_error)?;
+    let setup = spawn::Setup {
+        steps: prepared.steps.as_ref(),
+        network: layers.sandbox.network,
+        ipc: layers.sandbox.ipc,
+        groups: prepared.group_procs,
+        nproc: layers
+            .sandbox
+            .nproc
+            .then_some(libc::rlim_t::from(layers.processes)),
+        no_capabilities: layers.sandbox.files,
+    };
     let started = Instant::now();
-    let mut child = spawn::spawn(program, &rlimits, layers).map_err(io_error)?;
+    let mut child =
+        spawn::spawn(program, &rlimits, layers, &setup, prepared.cgroup).map_err(io_error)?;
+    drop(setup);
     let registered = Registered::new(
         child.keeper,
         layers.pid_namespace,
@@ -701,6 +805,7 @@ pub fn run(
         inner_pid: None,
         program_pid: 0,
         exec_error: None,
+        setup_step: None,
         exited: None,
         killed: None,
         killed_at: None,
@@ -822,10 +927,40 @@ pub fn run(
     }
     state.read_reports(&child.status);
     if let Some(errno) = state.exec_error {
-        return Err(io_error(io::Error::from_raw_os_error(errno)));
+        let error = io::Error::from_raw_os_error(errno);
+        let step = match state.setup_step {
+            Some(step) if step >= spawn::SANDBOX_STEP => prepared
+                .steps
+                .as_ref()
+                .map(|s| s.describe((step - spawn::SANDBOX_STEP) as usize)),
+            Some(spawn::LOOPBACK_STEP) => Some("bringing its loopback network up".to_string()),
+            Some(spawn::NPROC_STEP) => {
+                Some("setting its process limit in a user namespace".to_string())
+            }
+            Some(1 | 2) => Some("joining the run's cgroup".to_string()),
+            Some(spawn::CAPABILITIES_STEP) => Some("dropping its capabilities".to_string()),
+            _ => None,
+        };
+        return Err(match step {
+            Some(step) => StartError::Sandbox {
+                program: name(),
+                step,
+                error,
+            },
+            None => io_error(error),
+        });
     }
     let cpu_tree = child.cgroup.as_ref().and_then(|c| c.cpu());
-    let peak_tree = child.cgroup.as_ref().and_then(|c| c.peak_memory());
+    let peak_tree = child
+        .cgroup
+        .as_ref()
+        .and_then(|c| c.peak_memory())
+        .or_else(|| {
+            prepared
+                .groups
+                .iter()
+                .find_map(|g| g.read("memory.max_usage_in_bytes"))
+        });
     drop(child);
     let (exit, used) = match state.exited {
         Some((status, used)) => (decode(status), used),
@@ -854,6 +989,86 @@ pub fn run(
             Exit::Code(_) => None,
         },
     })
+}
+
+/// What one run's sandbox needs made before it starts: its cgroup (with its process and
+/// memory limits where the cgroup v2 has those controllers), cgroup v1 groups otherwise, its
+/// folder and the steps of its file system. Whatever is made goes when this is dropped.
+#[derive(Default)]
+struct Prepared {
+    cgroup: Option<(cgroup::Cgroup, OwnedFd)>,
+    groups: Vec<sandbox::groups::Group>,
+    group_procs: Vec<OwnedFd>,
+    steps: Option<sandbox::mounts::Steps>,
+    scratch: Option<sandbox::scratch::Scratch>,
+}
+
+fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<Prepared> {
+    use std::path::Path;
+    let parts = layers.sandbox;
+    let mut prepared = Prepared::default();
+    let processes = layers.processes.to_string();
+    let memory = limits.memory.map(|m| m.to_string());
+    let mut v2_pids = false;
+    let mut v2_memory = false;
+    if layers.cgroup {
+        let (c, procs) = cgroup::Cgroup::create()?;
+        if parts.pids_cgroup && cgroup::enabled("pids") {
+            v2_pids = c.set("pids.max", &processes);
+        }
+        if parts.memory_cgroup
+            && cgroup::enabled("memory")
+            && let Some(memory) = &memory
+        {
+            v2_memory = c.set("memory.max", memory);
+            c.set("memory.swap.max", "0");
+        }
+        prepared.cgroup = Some((c, procs));
+    }
+    let mut v1 = |controller: &str, settings: &[(&str, String)]| -> io::Result<()> {
+        let (group, procs) = sandbox::groups::Group::create(controller, settings)
+            .ok_or_else(|| io::Error::other(format!("no {controller} cgroup can be made")))?;
+        prepared.groups.push(group);
+        prepared.group_procs.push(procs);
+        Ok(())
+    };
+    if parts.pids_cgroup && !v2_pids {
+        v1("pids", &[("pids.max", processes.clone())])?;
+    }
+    if parts.memory_cgroup
+        && !v2_memory
+        && let Some(memory) = &memory
+    {
+        v1("memory", &[("memory.limit_in_bytes", memory.clone())])?;
+    }
+    if parts.files {
+        let scratch = sandbox::scratch::Scratch::create()?;
+        let mut steps = sandbox::mounts::Steps::new(&scratch.root());
+        // The scratch folder first: the folders shown may lie under /tmp, over it.
+        steps.scratch(&scratch.tmp(), Path::new("/tmp"));
+        for dir in sandbox::SYSTEM {
+            if std::fs::symlink_metadata(dir).is_ok() {
+                steps.bind(Path::new(dir), false);
+            }
+        }
+        let view = program.view();
+        for (dir, _) in &view.shown {
+            steps.bind(dir, false);
+        }
+        steps.devices();
+        for hidden in &view.hidden {
+            if sandbox::visible(hidden, &view.shown, &[]) {
+                steps.hide(hidden);
+            }
+        }
+        if parts.proc {
+            steps.proc();
+        }
+        steps.enter(view.cwd.as_deref().unwrap_or(Path::new("/tmp")));
+        prepared.steps = Some(steps);
+        prepared.scratch = Some(scratch);
+    }
+    Ok(prepared)
 }
 
 /// The limits set in the program: CPU time (the next whole second above the limit, and one
@@ -983,6 +1198,8 @@ struct State {
     /// The program's pid as the judge sees it (0: not known yet).
     program_pid: libc::pid_t,
     exec_error: Option<i32>,
+    /// The step of the run's setup that failed, when one did.
+    setup_step: Option<i64>,
     exited: Option<(i64, [i64; 3])>,
     killed: Option<Killed>,
     killed_at: Option<Instant>,
@@ -1035,8 +1252,10 @@ impl State {
             self.report.drain(..spawn::MESSAGE_BYTES);
             match message[0] {
                 spawn::STARTED => self.inner_pid = Some(message[1] as libc::pid_t),
-                spawn::EXEC_FAILED | spawn::SETUP_FAILED => {
+                spawn::EXEC_FAILED => self.exec_error = Some(message[1] as i32),
+                spawn::SETUP_FAILED => {
                     self.exec_error = Some(message[1] as i32);
+                    self.setup_step = Some(message[2]);
                 }
                 spawn::EXITED => {
                     self.exited = Some((message[1], [message[3], message[4], message[5]]));

@@ -97,6 +97,7 @@ impl Program {
             file: c(file.as_os_str())?,
             argv,
             env,
+            view: View::default(),
         })
     }
 }
@@ -120,6 +121,57 @@ pub struct Resolved {
     pub(super) file: CString,
     pub(super) argv: Vec<CString>,
     pub(super) env: Vec<CString>,
+    /// What the program sees in a sandbox.
+    pub(super) view: View,
+}
+
+/// What a sandboxed program is shown of the file system besides the system's folders.
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    /// Folders shown read-only, each with why.
+    pub shown: Vec<(PathBuf, String)>,
+    /// Folders hidden, wherever they lie (the tests).
+    pub hidden: Vec<PathBuf>,
+    /// The working folder (shown), or `None` for the scratch folder.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Resolved {
+    /// The file executed: its path as found.
+    pub fn file(&self) -> PathBuf {
+        PathBuf::from(std::ffi::OsStr::from_bytes(self.file.as_bytes()))
+    }
+
+    /// The arguments after the program's name.
+    pub fn args(&self) -> Vec<PathBuf> {
+        self.program.args.iter().map(PathBuf::from).collect()
+    }
+
+    /// The interpreter its `#!` line names, when it has one.
+    pub fn interpreter(&self) -> Option<PathBuf> {
+        let line = shebang(&self.file())?;
+        line.trim_start_matches("#!")
+            .split_whitespace()
+            .next()
+            .map(PathBuf::from)
+    }
+
+    /// The same program, shown `view` when sandboxed (its file then named by its whole path,
+    /// which does not depend on the working folder).
+    pub fn with_view(mut self, view: View) -> Resolved {
+        if let Ok(whole) = self.file().canonicalize()
+            && let Ok(c) = CString::new(whole.as_os_str().as_bytes())
+        {
+            self.file = c;
+        }
+        self.view = view;
+        self
+    }
+
+    /// What it is shown in a sandbox.
+    pub fn view(&self) -> &View {
+        &self.view
+    }
 }
 
 /// Why a program cannot be started.
@@ -177,6 +229,16 @@ pub enum StartError {
         program: String,
         /// The `#!` line, without its carriage return.
         line: String,
+    },
+    /// The sandbox could not be set up for the run.
+    #[error("cannot run the program '{program}' in the sandbox: {step}: {error}")]
+    Sandbox {
+        /// The program as given.
+        program: String,
+        /// The step that failed.
+        step: String,
+        /// What the system said.
+        error: std::io::Error,
     },
     /// A NUL byte in the program's name or an argument.
     #[error("cannot run the program: a NUL byte in its name or arguments")]
