@@ -712,6 +712,28 @@ pub fn parse_gen<A: clap::Args + clap::FromArgMatches, G>(
     words: &[String],
     make: impl FnOnce(A) -> Result<G, Failure>,
 ) -> Result<G, Failure> {
-    let args: A = super::kit::parse_gen_args(words, 0)?;
+    let args: A = parse_gen_args(words, 0)?;
     make(args)
+}
+
+/// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them
+/// (`--gen-args` of `stress`); refused arguments are a usage error.
+fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
+    words: &[String],
+    seed: u64,
+) -> Result<A, Failure> {
+    let command = A::augment_args(clap::Command::new("gen").no_binary_name(true));
+    let mut all = words.to_vec();
+    all.extend(["--seed".to_string(), seed.to_string()]);
+    let refused = |e: clap::Error| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        Failure::Usage(format!(
+            "--gen-args '{}': {}",
+            words.join(" "),
+            first.trim_start_matches("error: ")
+        ))
+    };
+    let matches = command.try_get_matches_from(all).map_err(refused)?;
+    A::from_arg_matches(&matches).map_err(refused)
 }

@@ -96,6 +96,17 @@ fn output_written_after_the_program_exited_does_not_count() {
 
 /// The verdict and reason of one `stress` run of `sh -c script` on one small input.
 fn stress_once(mark: &Mark, containment: &str, extra: &[&str], script: &str) -> serde_json::Value {
+    stress_with(mark, containment, extra, script, &[])
+}
+
+/// [`stress_once`] with `rest`, the script's `$0` and arguments, after the script.
+fn stress_with(
+    mark: &Mark,
+    containment: &str,
+    extra: &[&str],
+    script: &str,
+    rest: &[&str],
+) -> serde_json::Value {
     let mut args = vec![
         "queens",
         "stress",
@@ -112,6 +123,7 @@ fn stress_once(mark: &Mark, containment: &str, extra: &[&str], script: &str) -> 
     ];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", "sh", "-c", script]);
+    args.extend_from_slice(rest);
     json(&mark.run(&args).0)
 }
 
@@ -137,12 +149,20 @@ fn threads_over_the_cpu_limit_are_a_time_limit() {
         .status()
         .unwrap();
     assert!(built.success());
-    // The spinner is a child of the shell, which fails when it is killed.
-    let script = format!("{}; exit $?", binary.display());
+    // The spinner is a child of the shell, which fails when it is killed (named as an
+    // argument, so that the sandbox shows its folder).
+    let script = "\"$0\"; exit $?";
+    let binary = binary.to_str().unwrap();
     for (containment, names) in every() {
         let mark = Mark::new("threads");
         for _ in 0..3 {
-            let r = stress_once(&mark, containment, &["--time-limit", "1"], &script);
+            let r = stress_with(
+                &mark,
+                containment,
+                &["--time-limit", "1"],
+                script,
+                &[binary],
+            );
             assert_eq!(r["verdict"], "TLE", "{}: {r}", names.join("+"));
             assert!(r["reason"].as_str().unwrap().starts_with("CPU time"), "{r}");
         }
@@ -255,7 +275,14 @@ fn a_test_that_stops_being_a_file_during_the_run_is_counted_as_skipped() {
         b = b.display()
     );
     let mark = Mark::new("vanish");
-    let (code, lines) = judge(&mark, dir.path(), &[], &["sh", "-c", &script]);
+    // The program plays the part of someone changing the folder: without the sandbox, which
+    // would hide the folder from it.
+    let (code, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--sandbox", "off"],
+        &["sh", "-c", &script],
+    );
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(lines[1]["verdict"], "skipped", "{}", lines[1]);
     let summary = &lines[3];
@@ -269,6 +296,8 @@ fn a_test_that_stops_being_a_file_during_the_run_is_counted_as_skipped() {
     let (run, _) = mark.run(&[
         "queens",
         "judge",
+        "--sandbox",
+        "off",
         dir.path().to_str().unwrap(),
         "--",
         "sh",
@@ -328,7 +357,9 @@ fn the_program_has_a_session_of_its_own_and_no_terminal() {
     let dir = scratch("session");
     std::fs::write(dir.path().join("a.in"), "1\n1 1\n").unwrap();
     std::fs::write(dir.path().join("a.out"), "leader no-tty\n").unwrap();
-    let program = dir.path().join("p.py");
+    // Not among the tests, which the sandbox hides.
+    let own = scratch("session-program");
+    let program = own.path().join("p.py");
     std::fs::write(
         &program,
         "#!/usr/bin/env python3\nimport os\nleader = 'leader' if os.getsid(0) == os.getpid() else 'member'\n\

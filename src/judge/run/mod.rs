@@ -41,11 +41,14 @@
 //! ```
 
 mod cgroup;
+mod layers;
+mod live;
 #[cfg(target_os = "linux")]
 mod procfs;
 mod program;
 mod spawn;
 mod stderr;
+mod verdict;
 
 use std::fmt;
 use std::io;
@@ -57,7 +60,11 @@ use std::time::{Duration, Instant};
 pub use program::{Program, Resolved, StartError, View};
 
 use crate::judge::sandbox::{self, Parts, SandboxError, SandboxMode, SandboxOptions};
+pub use layers::{Containment, ContainmentError, Layers};
+pub use live::kill_all;
+use live::*;
 pub use stderr::error_line;
+pub use verdict::{Exit, Killed, Outcome, Verdict};
 
 /// How often a running program is looked at for its limits and a request to stop.
 const POLL: Duration = Duration::from_millis(10);
@@ -113,611 +120,6 @@ impl Default for Limits {
     /// 2 s of CPU time (4 s of wall-clock time), 256 MiB of memory, 64 MiB of output.
     fn default() -> Limits {
         Limits::new(Duration::from_secs(2), Some(256), 64)
-    }
-}
-
-/// How the runs are held, as asked for.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Containment {
-    /// Everything this machine allows: a PID namespace where one can be made (else a child
-    /// subreaper), and a cgroup v2 where one can be made.
-    #[default]
-    Auto,
-    /// A PID namespace alone (refused where none can be made).
-    Namespace,
-    /// A child subreaper and a cgroup v2 (refused where no cgroup can be made).
-    Cgroup,
-    /// A child subreaper alone: what every Linux allows.
-    Subreaper,
-}
-
-/// What holds the processes of a run, as in force.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
-#[non_exhaustive]
-pub struct Layers {
-    /// The keeper is the first process of a new PID namespace: when it exits, the kernel
-    /// kills every process of the run.
-    pub pid_namespace: bool,
-    /// The PID namespace is inside a new user namespace (made without privileges).
-    pub user_namespace: bool,
-    /// The keeper is a child subreaper: orphans of the run become its children, where the
-    /// judge finds and kills them.
-    pub subreaper: bool,
-    /// The run has a cgroup v2 of its own: every process of the run is in it; its CPU time is
-    /// summed over them all, and they are killed together.
-    pub cgroup: bool,
-    /// The parts of the sandbox in force (see [`Layers::sandboxed`]).
-    pub sandbox: Parts,
-    /// The most processes and threads a sandboxed run may have at once.
-    pub processes: u32,
-}
-
-impl Layers {
-    /// The layers' names, for programs: `pid-namespace`, `user-namespace`, `subreaper`,
-    /// `cgroup`, or `process-group` when there is none.
-    pub fn names(&self) -> Vec<&'static str> {
-        let mut names = Vec::new();
-        if self.pid_namespace {
-            names.push("pid-namespace");
-        }
-        if self.user_namespace {
-            names.push("user-namespace");
-        }
-        if self.subreaper {
-            names.push("subreaper");
-        }
-        if self.cgroup {
-            names.push("cgroup");
-        }
-        if names.is_empty() {
-            names.push("process-group");
-        }
-        names.extend(self.sandbox.names());
-        names
-    }
-
-    /// These layers with the sandbox `options` asks for, as much of it as this system allows
-    /// (probed the first time); in strict mode, an error naming what it does not allow. A
-    /// sandbox needs a PID namespace: with `--containment subreaper` or `cgroup` there is none.
-    pub fn sandboxed(mut self, options: &SandboxOptions) -> Result<Layers, SandboxError> {
-        self.processes = options.processes.max(1);
-        let mut parts = Parts {
-            network_opened: options.network,
-            ..Parts::default()
-        };
-        #[cfg(target_os = "linux")]
-        if options.mode != SandboxMode::Off && self.pid_namespace {
-            let bits = sandbox_here(self.user_namespace);
-            parts.ipc = bits & spawn::PROBE_IPC != 0;
-            parts.network = !options.network && bits & spawn::PROBE_NETWORK != 0;
-            parts.files = bits & spawn::PROBE_FILES != 0;
-            parts.proc = parts.files && bits & spawn::PROBE_PROC != 0;
-            parts.nproc = parts.proc && self.user_namespace && bits & spawn::PROBE_NPROC != 0;
-            parts.pids_cgroup =
-                !parts.nproc && ((self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids"));
-            parts.memory_cgroup =
-                (self.cgroup && cgroup::enabled("memory")) || v1_group_here("memory");
-        }
-        self.sandbox = parts;
-        for dir in &options.read_only {
-            if !dir.is_dir() {
-                return Err(SandboxError::NoFolder(dir.clone()));
-            }
-        }
-        let missing = parts.missing();
-        if options.mode == SandboxMode::Strict && !missing.is_empty() {
-            return Err(SandboxError::Missing(missing));
-        }
-        Ok(self)
-    }
-}
-
-/// The sandbox's parts this system allows, probed once (bits of `spawn::probe_sandbox`).
-#[cfg(target_os = "linux")]
-fn sandbox_here(user: bool) -> i32 {
-    use std::os::unix::ffi::OsStrExt;
-    static FOUND: OnceLock<i32> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("chess-puzzles-box-{}-probe", std::process::id()));
-        if std::fs::create_dir(&dir).is_err() {
-            return 0;
-        }
-        let c = |p: &std::path::Path| {
-            std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
-        };
-        let bits = spawn::probe_sandbox(user, &c(&dir), &c(&dir.join("proc")));
-        let _ = std::fs::remove_dir(&dir);
-        bits
-    })
-}
-
-/// Whether a group of the cgroup v1 `controller` can be made here (probed once each).
-#[cfg(target_os = "linux")]
-fn v1_group_here(controller: &'static str) -> bool {
-    static FOUND: Mutex<Vec<(&'static str, bool)>> = Mutex::new(Vec::new());
-    let Ok(mut found) = FOUND.lock() else {
-        return false;
-    };
-    if let Some(&(_, here)) = found.iter().find(|(c, _)| *c == controller) {
-        return here;
-    }
-    let here = sandbox::groups::Group::create(controller, &[]).is_some();
-    found.push((controller, here));
-    here
-}
-
-impl fmt::Display for Layers {
-    /// In words: `a PID namespace (in a user namespace) and a cgroup v2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let first = if self.pid_namespace && self.user_namespace {
-            "a PID namespace (in a user namespace)"
-        } else if self.pid_namespace {
-            "a PID namespace"
-        } else if self.subreaper {
-            "a child subreaper"
-        } else {
-            "a process group"
-        };
-        f.write_str(first)?;
-        if self.cgroup {
-            f.write_str(" and a cgroup v2")?;
-        }
-        Ok(())
-    }
-}
-
-/// A containment that this machine does not allow.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ContainmentError {
-    /// No PID namespace can be made (the kernel refuses user namespaces, or a container does).
-    #[error("no PID namespace can be made here (user namespaces are not allowed)")]
-    NoNamespace,
-    /// No cgroup v2 can be made beside the judge's own.
-    #[error(
-        "no cgroup v2 can be made here (none is mounted, or the judge's own cgroup is not writable)"
-    )]
-    NoCgroup,
-    /// Not Linux: a process group is all there is.
-    #[error("only a process group is available on this system")]
-    NotLinux,
-}
-
-/// Which namespaces can be made here, probed once: `Some(user)` when a PID namespace can
-/// (`user`: inside a new user namespace), `None` when none can.
-fn namespace_here() -> Option<bool> {
-    static FOUND: OnceLock<Option<bool>> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        if !cfg!(target_os = "linux") {
-            return None;
-        }
-        // A privileged judge makes a PID namespace alone and keeps its own powers; others need
-        // a user namespace around it.
-        // Safety: geteuid cannot fail.
-        let root = unsafe { libc::geteuid() } == 0;
-        if root && spawn::namespace_works(false) {
-            Some(false)
-        } else if spawn::namespace_works(true) {
-            Some(true)
-        } else {
-            None
-        }
-    })
-}
-
-impl Containment {
-    /// The layers this containment gives on this machine (probed the first time), or why it
-    /// cannot be had.
-    pub fn layers(self) -> Result<Layers, ContainmentError> {
-        if !cfg!(target_os = "linux") {
-            return match self {
-                Containment::Auto => Ok(Layers::default()),
-                _ => Err(ContainmentError::NotLinux),
-            };
-        }
-        let namespace = namespace_here();
-        let cgroup = cgroup::available();
-        match self {
-            Containment::Auto => Ok(Layers {
-                pid_namespace: namespace.is_some(),
-                user_namespace: namespace == Some(true),
-                subreaper: namespace.is_none(),
-                cgroup,
-                ..Layers::default()
-            }),
-            Containment::Namespace => match namespace {
-                Some(user) => Ok(Layers {
-                    pid_namespace: true,
-                    user_namespace: user,
-                    ..Layers::default()
-                }),
-                None => Err(ContainmentError::NoNamespace),
-            },
-            Containment::Cgroup if cgroup => Ok(Layers {
-                subreaper: true,
-                cgroup: true,
-                ..Layers::default()
-            }),
-            Containment::Cgroup => Err(ContainmentError::NoCgroup),
-            Containment::Subreaper => Ok(Layers {
-                subreaper: true,
-                ..Layers::default()
-            }),
-        }
-    }
-}
-
-/// How the program ended.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Exit {
-    /// It exited with this code.
-    Code(i32),
-    /// A signal ended it.
-    Signal(i32),
-}
-
-/// Why a run was ended from outside.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-#[non_exhaustive]
-pub enum Killed {
-    /// Its CPU time ran out.
-    CpuTime,
-    /// It was idle past the wall-clock limit (or still running at [`Limits::hard_wall`]).
-    Idle,
-    /// It wrote more than the output limit.
-    Output,
-    /// The caller asked to stop (Ctrl-C).
-    Stopped,
-    /// The keeper that held the run was killed, by the program or from outside: the run
-    /// was ended with it.
-    KeeperLost,
-}
-
-/// What one run of a program did.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// How it ended.
-    pub exit: Exit,
-    /// Why it was killed, when it was.
-    pub killed: Option<Killed>,
-    /// CPU time, user and system, of the program and the processes it started (all of them
-    /// with a cgroup; otherwise those reaped before it ended).
-    pub cpu: Duration,
-    /// Wall-clock time from start to end.
-    pub wall: Duration,
-    /// Peak memory in bytes, as the kernel measured it: the program's own resident peak
-    /// since its `execve` (nothing of the judge it was forked from), the largest of the
-    /// other processes of the run reaped by the keeper, or the cgroup's peak where the
-    /// memory controller gives it.
-    pub peak_memory: u64,
-    /// What it wrote on standard output before it ended, cut at the output limit.
-    pub stdout: Vec<u8>,
-    /// Its standard error: the first and the last [`STDERR_KEPT`]` / 2` bytes.
-    pub stderr: Vec<u8>,
-    /// How the signal that ended it was sent, when the keeper could see it: `si_code`,
-    /// positive when the kernel sent it, zero or less when a process did (the program
-    /// itself, with `raise` or `kill`).
-    pub signal_code: Option<i32>,
-}
-
-/// A judge's verdict on one run.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum Verdict {
-    /// Accepted.
-    Accepted,
-    /// Wrong answer.
-    WrongAnswer,
-    /// Presentation error: the right words, laid out wrong.
-    PresentationError,
-    /// Time limit exceeded: CPU time.
-    TimeLimit,
-    /// Idleness limit exceeded: waiting or sleeping past the wall-clock limit.
-    IdleLimit,
-    /// Memory limit exceeded.
-    MemoryLimit,
-    /// Output limit exceeded.
-    OutputLimit,
-    /// Runtime error: a non-zero exit code or a signal.
-    RuntimeError,
-}
-
-impl Verdict {
-    /// The judges' short name: `AC`, `WA`, `PE`, `TLE`, `ILE`, `MLE`, `OLE`, `RE`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer => "WA",
-            Verdict::PresentationError => "PE",
-            Verdict::TimeLimit => "TLE",
-            Verdict::IdleLimit => "ILE",
-            Verdict::MemoryLimit => "MLE",
-            Verdict::OutputLimit => "OLE",
-            Verdict::RuntimeError => "RE",
-        }
-    }
-
-    /// Every verdict, in the order above.
-    pub const ALL: [Verdict; 8] = [
-        Verdict::Accepted,
-        Verdict::WrongAnswer,
-        Verdict::PresentationError,
-        Verdict::TimeLimit,
-        Verdict::IdleLimit,
-        Verdict::MemoryLimit,
-        Verdict::OutputLimit,
-        Verdict::RuntimeError,
-    ];
-}
-
-impl fmt::Display for Verdict {
-    /// The verdict in words: `accepted`, `wrong answer`, ...
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong answer",
-            Verdict::PresentationError => "presentation error",
-            Verdict::TimeLimit => "time limit exceeded",
-            Verdict::IdleLimit => "idleness limit exceeded",
-            Verdict::MemoryLimit => "memory limit exceeded",
-            Verdict::OutputLimit => "output limit exceeded",
-            Verdict::RuntimeError => "runtime error",
-        })
-    }
-}
-
-/// What runtimes write when an allocation is refused: a program that dies saying one of these
-/// ran out of memory.
-const OUT_OF_MEMORY: [&str; 8] = [
-    "MemoryError",
-    "std::bad_alloc",
-    "memory allocation of",
-    "out of memory",
-    "Cannot allocate memory",
-    "OutOfMemoryError",
-    "Could not reserve enough space",
-    "insufficient memory for the Java Runtime",
-];
-
-impl Outcome {
-    /// The verdict the limits and the way the program ended give, before its output is
-    /// looked at: `None` when it exited with code 0 within every limit (then its output is
-    /// judged), otherwise, in this order: output limit (`OLE`); time limit (`TLE`: over the
-    /// CPU time, or stopped by `SIGXCPU`); idleness (`ILE`: stopped at the wall-clock limit
-    /// while not computing); memory limit (`MLE`: a peak above the limit, or a failed run
-    /// that used at least half of it or that says an allocation was refused); runtime error
-    /// (`RE`: any other non-zero exit code or signal).
-    pub fn limit_verdict(&self, limits: &Limits) -> Option<Verdict> {
-        let failed = self.exit != Exit::Code(0);
-        if self.killed == Some(Killed::Output)
-            || (self.exit == Exit::Signal(libc::SIGXFSZ) && !self.raised_itself())
-        {
-            return Some(Verdict::OutputLimit);
-        }
-        // A CPU limit hit by any process of the run (a multithreaded child that the kernel
-        // stopped with SIGXCPU, its parent then failing) is the time limit; a SIGXCPU with
-        // the CPU time under the limit was sent by a process, not by the limit (the kernel's
-        // limit lies a second above the judge's).
-        if self.killed == Some(Killed::CpuTime) || self.cpu > limits.cpu {
-            return Some(Verdict::TimeLimit);
-        }
-        if self.killed == Some(Killed::Idle) {
-            return Some(Verdict::IdleLimit);
-        }
-        if let Some(memory) = limits.memory {
-            let said = String::from_utf8_lossy(&self.stderr);
-            // A JVM that cannot reserve its heap says so on standard output.
-            let printed = if failed {
-                String::from_utf8_lossy(&self.stdout[..self.stdout.len().min(STDERR_KEPT)])
-            } else {
-                Default::default()
-            };
-            let refused = OUT_OF_MEMORY
-                .iter()
-                .any(|m| said.contains(m) || printed.contains(m));
-            if self.peak_memory > memory || (failed && (self.peak_memory >= memory / 2 || refused))
-            {
-                return Some(Verdict::MemoryLimit);
-            }
-        }
-        failed.then_some(Verdict::RuntimeError)
-    }
-
-    /// True when the signal that ended it was sent by `raise`, `tgkill` or `sigqueue`: by
-    /// a process, never by the kernel's limits.
-    pub fn raised_itself(&self) -> bool {
-        matches!(self.exit, Exit::Signal(_))
-            && self
-                .signal_code
-                .is_some_and(|c| c == SI_TKILL || c == SI_QUEUE)
-    }
-
-    /// The way it ended in words: `exit code 3`, `signal 11 (SIGSEGV)`, `signal 24 (SIGXCPU)
-    /// sent by a process, not by the CPU limit`.
-    pub fn exit_text(&self) -> String {
-        match self.exit {
-            Exit::Code(c) => format!("exit code {c}"),
-            Exit::Signal(s) => {
-                let mut text = match signal_name(s) {
-                    Some(name) => format!("signal {s} ({name})"),
-                    None => format!("signal {s}"),
-                };
-                if s == libc::SIGXCPU || (s == libc::SIGXFSZ && self.raised_itself()) {
-                    let limit = if s == libc::SIGXCPU {
-                        "CPU"
-                    } else {
-                        "file size"
-                    };
-                    text.push_str(&format!(" sent by a process, not by the {limit} limit"));
-                }
-                text
-            }
-        }
-    }
-}
-
-/// `si_code` of a signal sent by `tgkill` (`raise`).
-const SI_TKILL: i32 = -6;
-/// `si_code` of a signal sent by `sigqueue`.
-const SI_QUEUE: i32 = -1;
-
-fn signal_name(signal: i32) -> Option<&'static str> {
-    Some(match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        _ => return None,
-    })
-}
-
-/// The runs in progress, so that [`kill_all`] can end them from another thread.
-static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
-
-#[derive(Clone)]
-struct Live {
-    id: u64,
-    keeper: libc::pid_t,
-    program: libc::pid_t,
-    namespace: bool,
-    cgroup: Option<std::path::PathBuf>,
-}
-
-/// Kills every process of every run in progress, at once: for a program that must exit now
-/// (a second Ctrl-C) and must leave nothing behind. The runs themselves then end as killed.
-pub fn kill_all() {
-    let live: Vec<Live> = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
-    for run in &live {
-        if let Some(path) = &run.cgroup {
-            let _ = std::fs::write(path.join("cgroup.kill"), b"1");
-        }
-        kill_program(run.program);
-        if run.namespace {
-            // Safety: kill sends a signal to this run's keeper, the namespace's init.
-            unsafe {
-                libc::kill(run.keeper, libc::SIGKILL);
-            }
-        }
-    }
-    for run in &live {
-        if !run.namespace {
-            sweep(run.keeper, Duration::from_secs(1));
-        }
-    }
-}
-
-/// Kills the program and its process group.
-fn kill_program(pid: libc::pid_t) {
-    if pid > 0 {
-        // Safety: kill only sends signals, to the program's group and to the program.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-            libc::kill(pid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Kills every child of the (subreaper) keeper until it has none, for at most `patience`.
-fn sweep(keeper: libc::pid_t, patience: Duration) {
-    #[cfg(target_os = "linux")]
-    {
-        let until = Instant::now() + patience;
-        loop {
-            let children = procfs::children(keeper);
-            if children.is_empty() || Instant::now() >= until {
-                return;
-            }
-            for child in children {
-                // Safety: kill sends a signal to a child of this run's keeper.
-                unsafe {
-                    libc::kill(child, libc::SIGKILL);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (keeper, patience);
-}
-
-/// Kills every process of a run but its keeper and its program, outside a namespace, while
-/// the program is stopped at its exit: the cgroup's processes, or the program's descendants
-/// and the keeper's other children with theirs. Passes until one finds none not yet killed (a
-/// process with SIGKILL pending cannot fork).
-#[cfg(target_os = "linux")]
-fn kill_others(child: &spawn::Child, program: libc::pid_t) {
-    let mut killed: Vec<libc::pid_t> = Vec::new();
-    for _ in 0..64 {
-        let found: Vec<libc::pid_t> = match &child.cgroup {
-            Some(cgroup) => cgroup.processes(),
-            None => {
-                let mut found = procfs::descendants(program);
-                for other in procfs::children(child.keeper) {
-                    if other != program {
-                        found.push(other);
-                        found.extend(procfs::descendants(other));
-                    }
-                }
-                found
-            }
-        };
-        let new: Vec<libc::pid_t> = found
-            .into_iter()
-            .filter(|p| *p != child.keeper && *p != program && !killed.contains(p))
-            .collect();
-        if new.is_empty() {
-            return;
-        }
-        for pid in &new {
-            // Safety: kill sends a signal to a process of this run.
-            unsafe {
-                libc::kill(*pid, libc::SIGKILL);
-            }
-        }
-        killed.extend(new);
-    }
-}
-
-/// The registration of a run in [`LIVE`], removed when dropped.
-struct Registered(u64);
-
-impl Registered {
-    fn new(keeper: libc::pid_t, namespace: bool, cgroup: Option<std::path::PathBuf>) -> Registered {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut live) = LIVE.lock() {
-            live.push(Live {
-                id,
-                keeper,
-                program: 0,
-                namespace,
-                cgroup,
-            });
-        }
-        Registered(id)
-    }
-
-    fn set_program(&self, pid: libc::pid_t) {
-        if let Ok(mut live) = LIVE.lock()
-            && let Some(run) = live.iter_mut().find(|r| r.id == self.0)
-        {
-            run.program = pid;
-        }
-    }
-}
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        if let Ok(mut live) = LIVE.lock() {
-            live.retain(|r| r.id != self.0);
-        }
     }
 }
 
@@ -812,6 +214,7 @@ pub fn run(
         samples: vec![(started, Duration::ZERO)],
         last_cpu: None,
         exiting: false,
+        executed: false,
         program_peak: 0,
         signal_code: None,
         seen: Vec::new(),
@@ -1209,6 +612,9 @@ struct State {
     last_cpu: Option<Duration>,
     /// The program stopped at its exit and waits for the judge's word.
     exiting: bool,
+    /// The program has executed (it is traced): its resident peak is its own from then on,
+    /// before it a copy of the judge's.
+    executed: bool,
     /// The program's own peak resident memory, measured while it ran and at its exit.
     program_peak: u64,
     /// The `si_code` of the last signal that reached the program.
@@ -1263,6 +669,7 @@ impl State {
                 spawn::TRACED => {}
                 spawn::EXITING => self.exiting = true,
                 spawn::SIGNALLED => self.signal_code = Some(message[2] as i32),
+                spawn::EXECUTED => self.executed = true,
                 _ => {}
             }
         }
@@ -1301,7 +708,9 @@ impl State {
         }
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
-            if let Some(peak) = procfs::peak_resident(self.program_pid) {
+            if self.executed
+                && let Some(peak) = procfs::peak_resident(self.program_pid)
+            {
                 self.program_peak = self.program_peak.max(peak);
             }
             if !layers.pid_namespace {
@@ -1355,7 +764,9 @@ impl State {
         let activity = measured.map(|m| m.1);
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
-            if let Some(peak) = procfs::peak_resident(self.program_pid) {
+            if self.executed
+                && let Some(peak) = procfs::peak_resident(self.program_pid)
+            {
                 self.program_peak = self.program_peak.max(peak);
             }
             if !layers.pid_namespace && child.cgroup.is_none() {

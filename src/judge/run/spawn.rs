@@ -71,6 +71,9 @@ pub(super) const EXITING: i64 = 6;
 /// kernel; zero or less: sent by a process, the program itself included).
 pub(super) const SIGNALLED: i64 = 7;
 
+/// The program executed (it is traced): from now on its memory is its own.
+pub(super) const EXECUTED: i64 = 8;
+
 /// The first step number of the sandbox's file system in a [`SETUP_FAILED`] report.
 pub(super) const SANDBOX_STEP: i64 = 1000;
 /// The step number of the loopback in a [`SETUP_FAILED`] report.
@@ -678,6 +681,9 @@ unsafe fn traced_stop(
             }
             cont(0);
             return true;
+        }
+        if event == libc::PTRACE_EVENT_EXEC {
+            send(&[EXECUTED, 0, 0, 0, 0, 0]);
         }
         if event != 0 {
             cont(0);
