@@ -6,6 +6,7 @@
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,7 +50,14 @@ impl Group {
     /// `cgroup.procs` open for the keeper to join; `None` when none can be made here.
     pub fn create(controller: &str, settings: &[(&str, String)]) -> Option<(Group, OwnedFd)> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
+        static SWEPT: Mutex<Vec<String>> = Mutex::new(Vec::new());
         let base = own(controller)?;
+        if let Ok(mut swept) = SWEPT.lock()
+            && !swept.iter().any(|c| c == controller)
+        {
+            swept.push(controller.to_string());
+            sweep(&base);
+        }
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = base.join(format!("chess-puzzles-{}-{n}", std::process::id()));
         std::fs::create_dir(&path).ok()?;
@@ -92,6 +100,32 @@ impl Drop for Group {
                 Err(_) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
                 Err(_) => return,
             }
+        }
+    }
+}
+
+/// Removes the groups in `base` that judges killed with SIGKILL left behind: named after a
+/// process that no longer runs (and empty: the kernel removes no group that holds processes).
+fn sweep(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("chess-puzzles-"))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<libc::pid_t>().ok())
+            .filter(|&pid| pid > 0)
+        else {
+            continue;
+        };
+        // Safety: signal 0 only checks that the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_dir(entry.path());
         }
     }
 }
