@@ -229,6 +229,19 @@ fn a_spinning_fork_bomb_is_bounded_and_ended() {
         assert_eq!(line["verdict"], "TLE", "{line}");
     }
     mark.assert_none_left(Duration::from_secs(2), "bomb");
+    // The limit itself: 60 sleepers are more than 40 processes, and the fork that would
+    // make one too many is refused (without a limit all 60 start, and the answer is right).
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--process-limit", "40", "--jobs", "1"],
+        "i=0; while [ $i -lt 60 ]; do sleep 30 & i=$((i + 1)); done; exec \"$CP\" queens",
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "RE", "{line}");
+        assert!(line["reason"].as_str().unwrap().contains("fork"), "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(2), "sleepers");
 }
 
 #[test]

@@ -133,7 +133,8 @@ pub const SYSTEM: [&str; 10] = [
 ];
 
 /// The folders shown to the program: the system's, the folder it is started from (unless it
-/// is `/`), its file's folder, the folders of arguments that name files, and those opened.
+/// is `/`), its file's folder (and the hidden folder of a home it is installed in), the
+/// folders of arguments that name files, and those opened.
 pub fn shown_folders(
     file: &Path,
     args: &[PathBuf],
@@ -162,6 +163,22 @@ pub fn shown_folders(
         .and_then(|f| f.parent().map(Path::to_path_buf))
     {
         add(dir, "the program's folder".to_string());
+    }
+    // A program installed in a hidden folder of a home (pyenv's shims, nvm, cargo): that
+    // installation whole, whose other files the program runs (`~/.pyenv/shims/python3` runs
+    // `~/.pyenv/libexec/pyenv`, then a Python of `~/.pyenv/versions`).
+    if let Some(installation) = file
+        .ancestors()
+        .find(|a| {
+            a.file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+        })
+        .and_then(|a| a.canonicalize().ok())
+    {
+        add(
+            installation,
+            "the installation the program lies in".to_string(),
+        );
     }
     for arg in args {
         if let Some(dir) = arg
