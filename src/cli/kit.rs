@@ -110,28 +110,6 @@ pub fn run<P: Puzzle>(args: Args<P>, out: &mut Output) -> Result<Verdict, Failur
     }
 }
 
-/// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them
-/// (`--gen-args` of `stress`); refused arguments are a usage error.
-pub fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
-    words: &[String],
-    seed: u64,
-) -> Result<A, Failure> {
-    let command = A::augment_args(clap::Command::new("gen").no_binary_name(true));
-    let mut all = words.to_vec();
-    all.extend(["--seed".to_string(), seed.to_string()]);
-    let refused = |e: clap::Error| {
-        let text = e.to_string();
-        let first = text.lines().next().unwrap_or_default();
-        Failure::Usage(format!(
-            "--gen-args '{}': {}",
-            words.join(" "),
-            first.trim_start_matches("error: ")
-        ))
-    };
-    let matches = command.try_get_matches_from(all).map_err(refused)?;
-    A::from_arg_matches(&matches).map_err(refused)
-}
-
 /// A puzzle's strict validator and what it counts.
 pub struct Validator {
     /// What one test case of an input is called in the verdict (`case`, `board`, ...).

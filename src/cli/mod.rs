@@ -135,11 +135,23 @@ pub fn usage(error: clap::Error) -> std::process::ExitCode {
             if !words.iter().any(|w| w == "--")
                 && words.iter().any(|w| w == "stress" || w == "judge") =>
         {
-            Some(
-                "tip: put `--` before the program to judge and its arguments: \
-                 `chess-puzzles sultan stress --cases 50 -- python3 sol.py`"
-                    .to_string(),
-            )
+            // The example names the puzzle and the command the user typed.
+            let command = words
+                .iter()
+                .find(|w| *w == "stress" || *w == "judge")
+                .map_or("stress", String::as_str);
+            let puzzle = words
+                .iter()
+                .find(|w| ["queens", "sultan", "showdown", "tour"].contains(&w.as_str()))
+                .map_or("sultan", String::as_str);
+            let example = if command == "judge" {
+                format!("chess-puzzles {puzzle} judge TESTS -- python3 sol.py")
+            } else {
+                format!("chess-puzzles {puzzle} stress --cases 50 -- python3 sol.py")
+            };
+            Some(format!(
+                "tip: put `--` before the program to judge and its arguments: `{example}`"
+            ))
         }
         ErrorKind::UnknownArgument | ErrorKind::InvalidValue | ErrorKind::ValueValidation => words
             .windows(3)

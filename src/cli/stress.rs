@@ -13,7 +13,8 @@ use std::time::Instant;
 use chess_puzzles::error::plural;
 use chess_puzzles::judge::compare::Tolerance;
 use chess_puzzles::judge::report::{self, Excerpt, escape};
-use chess_puzzles::judge::run::{self, Containment, Layers, Limits, Program, Resolved};
+use chess_puzzles::judge::run::{self, Containment, Layers, Limits, Program, Resolved, View};
+use chess_puzzles::judge::sandbox::{self, SandboxMode, SandboxOptions};
 use chess_puzzles::judge::stress::{
     self, Failing, FolderSummary, Judgement, Planned, Progress, StressEnd, StressError,
     StressOptions, Subject, TestEnd,
@@ -93,6 +94,21 @@ pub struct RunArgs {
     /// else a child subreaper; and a cgroup v2 where one can be made), or one of them alone.
     #[arg(long, value_enum, default_value_t)]
     containment: Containment,
+    /// The sandbox of every run: auto (everything this system allows: namespaces of its own
+    /// for mounts, network and IPC, read-only system folders and its own, a scratch /tmp,
+    /// nothing of the tests, its own /proc, process and memory limits; what is missing is
+    /// reported), strict (all of it or no run), off.
+    #[arg(long, value_enum, default_value_t)]
+    sandbox: SandboxMode,
+    /// Leave the program the system's network (otherwise it has a loopback of its own alone).
+    #[arg(long)]
+    allow_network: bool,
+    /// A folder the program may read (shown read-only at the same path); repeat for more.
+    #[arg(long, value_name = "DIR")]
+    read_only: Vec<PathBuf>,
+    /// The most processes and threads a sandboxed run may have at once.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    process_limit: u32,
     /// How to write the report.
     #[arg(long, value_enum, default_value_t)]
     format: ReportFormat,
@@ -114,7 +130,7 @@ impl RunArgs {
 
     /// The program, resolved, and the containment in force; a warning when --jobs exceeds the
     /// cores.
-    fn prepare(&self) -> Result<(Resolved, Layers), Failure> {
+    fn prepare(&self, hidden: Option<&std::path::Path>) -> Result<(Resolved, Layers), Failure> {
         let held = u64::from(self.jobs) * self.output_limit;
         if held > MAX_HELD_OUTPUT_MIB {
             return Err(Failure::Usage(format!(
@@ -134,6 +150,65 @@ impl RunArgs {
         let layers = self.containment.layers().map_err(|e| {
             Failure::Usage(format!("--containment {:?}: {e}", self.containment).to_lowercase())
         })?;
+        let read_only: Vec<PathBuf> = self
+            .read_only
+            .iter()
+            .map(|d| d.canonicalize().unwrap_or_else(|_| d.clone()))
+            .collect();
+        let options = SandboxOptions {
+            mode: self.sandbox,
+            network: self.allow_network,
+            read_only: read_only.clone(),
+            processes: self.process_limit,
+        };
+        let layers = layers
+            .sandboxed(&options)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        let program = if layers.sandbox.files {
+            let cwd = std::env::current_dir()
+                .ok()
+                .and_then(|d| d.canonicalize().ok());
+            let shown = sandbox::shown_folders(
+                &program.file(),
+                &program.args(),
+                &read_only,
+                cwd.as_deref(),
+            );
+            let hidden: Vec<PathBuf> = hidden
+                .and_then(|h| h.canonicalize().ok())
+                .into_iter()
+                .collect();
+            for needed in std::iter::once(program.file()).chain(program.interpreter()) {
+                if !sandbox::visible(&needed, &shown, &hidden) {
+                    return Err(Failure::Usage(
+                        sandbox::SandboxError::Unseen(needed).to_string(),
+                    ));
+                }
+            }
+            let cwd = cwd.filter(|d| sandbox::visible(d, &shown, &hidden));
+            let opened: Vec<String> = shown
+                .iter()
+                .filter(|(_, why)| why == "--read-only")
+                .map(|(d, _)| format!("{} (read-only)", d.display()))
+                .chain(self.allow_network.then(|| "the network".to_string()))
+                .collect();
+            if !opened.is_empty() && self.format == ReportFormat::Text {
+                eprintln!("sandbox: opened by the options: {}", opened.join(", "));
+            }
+            program.with_view(View { shown, hidden, cwd })
+        } else {
+            program
+        };
+        let missing = layers.sandbox.missing();
+        if self.sandbox == SandboxMode::Auto
+            && !missing.is_empty()
+            && self.format == ReportFormat::Text
+        {
+            eprintln!(
+                "sandbox: not available here: {} (--sandbox strict refuses to run without)",
+                missing.join(", ")
+            );
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if usize::from(self.jobs) > cores {
             eprintln!(
@@ -221,7 +296,7 @@ pub fn stress<P: Stressed>(
     args: StressArgs<P::Judging>,
     out: &mut Output,
 ) -> Result<io::Verdict, Failure> {
-    let (program, layers) = args.run.prepare()?;
+    let (program, layers) = args.run.prepare(None)?;
     let subject = P::subject(&args.judging);
     let plan: Vec<Planned<_>> = match &args.gen_args {
         Some(line) => {
@@ -256,6 +331,14 @@ pub fn stress<P: Stressed>(
     .map_err(failure)?;
     match end {
         StressEnd::Interrupted { runs } => {
+            if args.run.format == ReportFormat::Json {
+                // A program reading the report learns that nothing failed before the stop.
+                let report = json!({
+                    "verdict": null, "interrupted": true, "runs": runs, "seed": args.seed,
+                    "input": null, "reason": null, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
+                });
+                writeln!(out, "{report}").map_err(Failure::Output)?;
+            }
             eprintln!(
                 "interrupted after {}, every one accepted",
                 plural(runs, "run")
@@ -276,9 +359,10 @@ pub fn stress<P: Stressed>(
                 ReportFormat::Json => format!(
                     "{}\n",
                     json!({
-                        "verdict": "AC", "runs": runs, "seed": args.seed, "input": null,
+                        "verdict": "AC", "interrupted": false, "runs": runs, "seed": args.seed,
+                        "input": null,
                         "original_bytes": null, "shrunk_bytes": null, "reason": null,
-                        "expected": null, "actual": null, "containment": layers.names(),
+                        "expected": null, "actual": null, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
                     })
                 ),
             };
@@ -360,6 +444,7 @@ fn report_failure<S: Subject, J: clap::Args>(
             "{}\n",
             json!({
                 "verdict": judged.verdict.code(),
+                "interrupted": failing.interrupted,
                 "runs": runs,
                 "seed": args.seed,
                 "run": failing.run,
@@ -379,7 +464,7 @@ fn report_failure<S: Subject, J: clap::Args>(
                 "actual_output": excerpt_json(&actual),
                 "cpu_seconds": judged.outcome.cpu.as_secs_f64(),
                 "wall_seconds": judged.outcome.wall.as_secs_f64(),
-                "containment": layers.names(),
+                "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
             })
         ),
         ReportFormat::Text => {
@@ -405,7 +490,12 @@ fn report_failure<S: Subject, J: clap::Args>(
                 size(&failing.original, failing.original_cases),
                 size(&failing.shrunk, failing.shrunk_cases),
             );
-            if failing.shrunk == failing.original {
+            if failing.shrunk == failing.original && failing.interrupted {
+                r.push_str(&format!(
+                    "not shrunk: interrupted after {}; {before}\n",
+                    plural(failing.shrink_runs as u64, "shrinking run")
+                ));
+            } else if failing.shrunk == failing.original {
                 r.push_str(&format!(
                     "not shrunk: no smaller input fails the same way ({} tried); {before}\n",
                     plural(failing.shrink_runs as u64, "run")
@@ -457,15 +547,17 @@ pub fn judge<P: Stressed>(
     args: JudgeArgs<P::Judging>,
     out: &mut Output,
 ) -> Result<io::Verdict, Failure> {
-    let (program, layers) = args.run.prepare()?;
+    let (program, layers) = args.run.prepare(Some(&args.tests))?;
     let subject = P::subject(&args.judging);
     let options = args.run.options(layers);
     // Names of the folder's tests, for the width of the table (nothing is opened yet).
     let (tests, skipped) = stress::tests_in(&args.tests).map_err(failure)?;
+    // Names as shown: escaped, so that no byte of a file name reaches the terminal raw.
+    let shown = |name: &str| escape(name.as_bytes(), false);
     let width = tests
         .iter()
-        .map(|t| t.name.len())
-        .chain(skipped.iter().map(|s| s.name.len()))
+        .map(|t| shown(&t.name).chars().count())
+        .chain(skipped.iter().map(|s| shown(&s.name).chars().count()))
         .max()
         .unwrap_or(4)
         .max(4);
@@ -492,11 +584,12 @@ pub fn judge<P: Stressed>(
                 &options,
                 progress,
                 |name, end| {
+                    let name_text = shown(name);
                     let line = match (args.run.format, end) {
                         (ReportFormat::Text, TestEnd::Judged(j)) => {
                             let o = &j.outcome;
                             let mut line = format!(
-                                "{name:<width$}  {:<7}  {:<7}  {}",
+                                "{name_text:<width$}  {:<7}  {:<7}  {}",
                                 j.verdict.code(),
                                 format!("{:.2} s", o.cpu.as_secs_f64()),
                                 stress::mib(o.peak_memory)
@@ -507,7 +600,10 @@ pub fn judge<P: Stressed>(
                             line
                         }
                         (ReportFormat::Text, TestEnd::Skipped(reason)) => {
-                            format!("{name:<width$}  skipped  {reason}")
+                            format!(
+                                "{name_text:<width$}  skipped  {}",
+                                escape(reason.as_bytes(), false)
+                            )
                         }
                         (ReportFormat::Json, TestEnd::Judged(j)) => json!({
                             "test": name,
@@ -550,7 +646,13 @@ pub fn judge<P: Stressed>(
         let names: Vec<String> = summary
             .skipped
             .iter()
-            .map(|s| format!("{} ({})", s.name, s.reason))
+            .map(|s| {
+                format!(
+                    "{} ({})",
+                    shown(&s.name),
+                    escape(s.reason.as_bytes(), false)
+                )
+            })
             .collect();
         format!(
             "; {} skipped: {}",
@@ -568,9 +670,10 @@ pub fn judge<P: Stressed>(
             ),
             Some((name, v)) => writeln!(
                 out,
-                "{v}: {} of {} accepted; the first failure is {name}{skipped_text}",
+                "{v}: {} of {} accepted; the first failure is {}{skipped_text}",
                 summary.accepted,
-                plural(total, "test")
+                plural(total, "test"),
+                shown(name)
             ),
         },
         ReportFormat::Json => {
@@ -588,7 +691,7 @@ pub fn judge<P: Stressed>(
                 "{}",
                 json!({
                     "verdict": verdict, "tests": total, "accepted": summary.accepted,
-                    "skipped": skipped, "containment": layers.names(),
+                    "skipped": skipped, "containment": layers.names(), "containment_missing": layers.sandbox.missing(),
                 })
             )
         }
@@ -609,6 +712,28 @@ pub fn parse_gen<A: clap::Args + clap::FromArgMatches, G>(
     words: &[String],
     make: impl FnOnce(A) -> Result<G, Failure>,
 ) -> Result<G, Failure> {
-    let args: A = super::kit::parse_gen_args(words, 0)?;
+    let args: A = parse_gen_args(words, 0)?;
     make(args)
+}
+
+/// The generator arguments `words` and `--seed seed` parsed as `<puzzle> gen` parses them
+/// (`--gen-args` of `stress`); refused arguments are a usage error.
+fn parse_gen_args<A: clap::Args + clap::FromArgMatches>(
+    words: &[String],
+    seed: u64,
+) -> Result<A, Failure> {
+    let command = A::augment_args(clap::Command::new("gen").no_binary_name(true));
+    let mut all = words.to_vec();
+    all.extend(["--seed".to_string(), seed.to_string()]);
+    let refused = |e: clap::Error| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or_default();
+        Failure::Usage(format!(
+            "--gen-args '{}': {}",
+            words.join(" "),
+            first.trim_start_matches("error: ")
+        ))
+    };
+    let matches = command.try_get_matches_from(all).map_err(refused)?;
+    A::from_arg_matches(&matches).map_err(refused)
 }

@@ -9,6 +9,8 @@ pub mod compare;
 pub mod report;
 #[cfg(unix)]
 pub mod run;
+#[cfg(unix)]
+pub mod sandbox;
 pub mod shrink;
 pub mod span;
 #[cfg(unix)]

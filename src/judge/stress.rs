@@ -271,13 +271,35 @@ pub fn mib(bytes: u64) -> String {
 /// Why the limits gave `verdict`, in words; the line of standard error that names the error
 /// is quoted, control bytes escaped.
 pub fn limit_reason(verdict: Verdict, o: &Outcome, limits: &Limits) -> String {
-    let words = run::error_line(&o.stderr).map(|l| super::report::escape(l.as_bytes(), false));
+    // The error line of standard error, or, for a failed run that wrote none there, an
+    // error line it wrote on standard output (a JVM that cannot start says why there).
+    let on_stdout = || {
+        let head = &o.stdout[..o.stdout.len().min(run::STDERR_KEPT)];
+        String::from_utf8_lossy(head)
+            .lines()
+            .find(|l| l.contains("Error") || l.contains("error"))
+            .map(|l| format!("on standard output: {}", l.trim()))
+    };
+    let words = run::error_line(&o.stderr)
+        .or_else(|| (o.exit != run::Exit::Code(0)).then(on_stdout).flatten())
+        .map(|l| super::report::escape(l.as_bytes(), false));
     let with_words = |text: String| match &words {
         Some(words) => format!("{text}: {words}"),
         None => text,
     };
     match verdict {
-        Verdict::OutputLimit => format!("more than {} of output", mib(limits.output)),
+        Verdict::OutputLimit if o.killed == Some(run::Killed::Output) => {
+            format!("more than {} of output", mib(limits.output))
+        }
+        Verdict::OutputLimit => format!(
+            "a file it wrote reached the file size limit of {} ({})",
+            mib(limits.output),
+            o.exit_text()
+        ),
+        Verdict::RuntimeError if o.killed == Some(run::Killed::KeeperLost) => format!(
+            "the keeper holding the run was killed (by the program or from outside), and              the run ended with it ({})",
+            o.exit_text()
+        ),
         Verdict::TimeLimit => format!(
             "CPU time {:.2} s over the limit of {:.2} s{}",
             o.cpu.as_secs_f64(),
@@ -858,6 +880,14 @@ pub fn judge_folder<S: Subject, E: From<StressError>>(
                     }
                 };
                 let name = &order[emitted].0;
+                // A test that was listed as a regular file but could not be read when its
+                // turn came (made a FIFO meanwhile) is skipped like those found at listing.
+                if let (TestEnd::Skipped(reason), Some(_)) = (&end, &order[emitted].1) {
+                    summary.skipped.push(Skipped {
+                        name: name.clone(),
+                        reason: reason.clone(),
+                    });
+                }
                 if let TestEnd::Judged(j) = &end {
                     summary.judged += 1;
                     if j.verdict == Verdict::Accepted {

@@ -8,7 +8,7 @@ use crate::common::scratch;
 use crate::procs::{Mark, containments, json, json_lines};
 
 /// The containments to test, probed once; the path in force is printed.
-fn every() -> &'static [(&'static str, Vec<String>)] {
+pub fn every() -> &'static [(&'static str, Vec<String>)] {
     static FOUND: OnceLock<Vec<(&'static str, Vec<String>)>> = OnceLock::new();
     FOUND.get_or_init(|| {
         let found = containments();

@@ -21,4 +21,6 @@ mod largest;
 mod limits;
 mod procs;
 mod reports;
+mod sandbox;
 mod signals;
+mod verdicts;

@@ -8,6 +8,13 @@ use serde_json::Value;
 
 use crate::common::{BIN, Run};
 
+/// `PATH` with the system's folders first: the sandbox shows the system's interpreters, not
+/// those a user installed in a home folder (pyenv's shims and what they run).
+pub fn system_first() -> String {
+    let rest = std::env::var("PATH").unwrap_or_default();
+    format!("/usr/local/bin:/usr/bin:/bin:{rest}")
+}
+
 /// The environment variable that marks a test's processes.
 const MARK: &str = "CP_CONTAIN_TEST_MARK";
 
@@ -29,6 +36,7 @@ impl Mark {
             .args(args)
             .env(MARK, &self.0)
             .env("CP", BIN)
+            .env("PATH", system_first())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -57,6 +65,7 @@ impl Mark {
             .args(["-c", script])
             .env(MARK, &self.0)
             .env("CP", BIN)
+            .env("PATH", system_first())
             .stdin(Stdio::null())
             .output()
             .expect("sh runs");

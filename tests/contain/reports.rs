@@ -75,20 +75,18 @@ fn a_python_crash_quotes_its_exception() {
         return;
     }
     let program = temp_file("crash.py", "import sys\nprint('SOLN')\nprint([][1])\n");
-    let got = run(
-        &[
-            "queens",
-            "stress",
-            "--cases",
-            "1",
-            "--format",
-            "json",
-            "--",
-            "python3",
-            program.to_str().unwrap(),
-        ],
-        b"",
-    );
+    // Marked: the system's python3 first on PATH, the one the sandbox shows.
+    let (got, _) = Mark::new("python-crash").run(&[
+        "queens",
+        "stress",
+        "--cases",
+        "1",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        program.to_str().unwrap(),
+    ]);
     let r = json(&got);
     assert_eq!(r["verdict"], "RE");
     assert_eq!(

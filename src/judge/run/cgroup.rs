@@ -84,6 +84,14 @@ pub fn available() -> bool {
     base().is_some()
 }
 
+/// True when the runs' cgroups have the controller `name` (`pids`, `memory`): enabled for
+/// the children of the judge's cgroup.
+pub fn enabled(name: &str) -> bool {
+    base()
+        .and_then(|b| read_small(&b.join("cgroup.subtree_control")))
+        .is_some_and(|c| c.split_whitespace().any(|n| n == name))
+}
+
 /// One run's cgroup. Removed when dropped (once its processes are gone).
 #[derive(Debug)]
 pub struct Cgroup {
@@ -144,8 +152,13 @@ impl Cgroup {
             .ok()
     }
 
+    /// Writes `value` into the cgroup's `file` (a limit); false when it cannot.
+    pub fn set(&self, file: &str, value: &str) -> bool {
+        std::fs::write(self.path.join(file), value).is_ok()
+    }
+
     /// The processes in the cgroup now.
-    fn processes(&self) -> Vec<libc::pid_t> {
+    pub fn processes(&self) -> Vec<libc::pid_t> {
         read_small(&self.path.join("cgroup.procs"))
             .unwrap_or_default()
             .split_whitespace()

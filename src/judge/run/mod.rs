@@ -11,7 +11,7 @@
 //!
 //! One thread per run does everything, with `poll`: it feeds the input, reads standard
 //! output and standard error, and learns from the keeper when the program has exited and been
-//! reaped. The verdict is made from what the program wrote before that moment: a process it
+//! reaped. The verdict is made from what the program wrote before it exited: a process it
 //! left behind that holds its standard output open is killed with the rest, and cannot turn a
 //! right answer into a wrong one nor make the run wait. No thread and no descriptor outlives
 //! the run.
@@ -23,9 +23,12 @@
 //! is stopped, "idle too long" (`ILE`). Time spent waiting for a core counts as activity, so
 //! the load of the machine cannot make a computing program idle.
 //!
-//! It is the user's own program: this is containment, not a security sandbox (the program
-//! runs as the user, with the user's files and network). Unix only; the namespace, the
-//! subreaper and the cgroup are Linux's, elsewhere a process group.
+//! The keeper traces the program (where the system allows it) and stops it at its exit,
+//! before its children are reparented: its own peak memory is measured then, and every other
+//! process of the run is killed before it is let go, so that nothing written after the exit
+//! counts. With a PID namespace the run may also be sandboxed ([`Layers::sandboxed`], the
+//! parts in [`crate::judge::sandbox`]). Unix only; the namespace, the subreaper and the cgroup
+//! are Linux's, elsewhere a process group.
 //!
 //! ```no_run
 //! use chess_puzzles::judge::run::{run, Containment, Limits, Program};
@@ -38,11 +41,14 @@
 //! ```
 
 mod cgroup;
+mod layers;
+mod live;
 #[cfg(target_os = "linux")]
 mod procfs;
 mod program;
 mod spawn;
 mod stderr;
+mod verdict;
 
 use std::fmt;
 use std::io;
@@ -51,8 +57,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-pub use program::{Program, Resolved, StartError};
+pub use program::{Program, Resolved, StartError, View};
+
+use crate::judge::sandbox::{self, Parts, SandboxError, SandboxMode, SandboxOptions};
+pub use layers::{Containment, ContainmentError, Layers};
+pub use live::kill_all;
+use live::*;
 pub use stderr::error_line;
+pub use verdict::{Exit, Killed, Outcome, Verdict};
 
 /// How often a running program is looked at for its limits and a request to stop.
 const POLL: Duration = Duration::from_millis(10);
@@ -111,449 +123,6 @@ impl Default for Limits {
     }
 }
 
-/// How the runs are held, as asked for.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Containment {
-    /// Everything this machine allows: a PID namespace where one can be made (else a child
-    /// subreaper), and a cgroup v2 where one can be made.
-    #[default]
-    Auto,
-    /// A PID namespace alone (refused where none can be made).
-    Namespace,
-    /// A child subreaper and a cgroup v2 (refused where no cgroup can be made).
-    Cgroup,
-    /// A child subreaper alone: what every Linux allows.
-    Subreaper,
-}
-
-/// What holds the processes of a run, as in force.
-#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
-#[non_exhaustive]
-pub struct Layers {
-    /// The keeper is the first process of a new PID namespace: when it exits, the kernel
-    /// kills every process of the run.
-    pub pid_namespace: bool,
-    /// The PID namespace is inside a new user namespace (made without privileges).
-    pub user_namespace: bool,
-    /// The keeper is a child subreaper: orphans of the run become its children, where the
-    /// judge finds and kills them.
-    pub subreaper: bool,
-    /// The run has a cgroup v2 of its own: every process of the run is in it; its CPU time is
-    /// summed over them all, and they are killed together.
-    pub cgroup: bool,
-}
-
-impl Layers {
-    /// The layers' names, for programs: `pid-namespace`, `user-namespace`, `subreaper`,
-    /// `cgroup`, or `process-group` when there is none.
-    pub fn names(&self) -> Vec<&'static str> {
-        let mut names = Vec::new();
-        if self.pid_namespace {
-            names.push("pid-namespace");
-        }
-        if self.user_namespace {
-            names.push("user-namespace");
-        }
-        if self.subreaper {
-            names.push("subreaper");
-        }
-        if self.cgroup {
-            names.push("cgroup");
-        }
-        if names.is_empty() {
-            names.push("process-group");
-        }
-        names
-    }
-}
-
-impl fmt::Display for Layers {
-    /// In words: `a PID namespace (in a user namespace) and a cgroup v2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let first = if self.pid_namespace && self.user_namespace {
-            "a PID namespace (in a user namespace)"
-        } else if self.pid_namespace {
-            "a PID namespace"
-        } else if self.subreaper {
-            "a child subreaper"
-        } else {
-            "a process group"
-        };
-        f.write_str(first)?;
-        if self.cgroup {
-            f.write_str(" and a cgroup v2")?;
-        }
-        Ok(())
-    }
-}
-
-/// A containment that this machine does not allow.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ContainmentError {
-    /// No PID namespace can be made (the kernel refuses user namespaces, or a container does).
-    #[error("no PID namespace can be made here (user namespaces are not allowed)")]
-    NoNamespace,
-    /// No cgroup v2 can be made beside the judge's own.
-    #[error(
-        "no cgroup v2 can be made here (none is mounted, or the judge's own cgroup is not writable)"
-    )]
-    NoCgroup,
-    /// Not Linux: a process group is all there is.
-    #[error("only a process group is available on this system")]
-    NotLinux,
-}
-
-/// Which namespaces can be made here, probed once: `Some(user)` when a PID namespace can
-/// (`user`: inside a new user namespace), `None` when none can.
-fn namespace_here() -> Option<bool> {
-    static FOUND: OnceLock<Option<bool>> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        if !cfg!(target_os = "linux") {
-            return None;
-        }
-        // A privileged judge makes a PID namespace alone and keeps its own powers; others need
-        // a user namespace around it.
-        // Safety: geteuid cannot fail.
-        let root = unsafe { libc::geteuid() } == 0;
-        if root && spawn::namespace_works(false) {
-            Some(false)
-        } else if spawn::namespace_works(true) {
-            Some(true)
-        } else {
-            None
-        }
-    })
-}
-
-impl Containment {
-    /// The layers this containment gives on this machine (probed the first time), or why it
-    /// cannot be had.
-    pub fn layers(self) -> Result<Layers, ContainmentError> {
-        if !cfg!(target_os = "linux") {
-            return match self {
-                Containment::Auto => Ok(Layers::default()),
-                _ => Err(ContainmentError::NotLinux),
-            };
-        }
-        let namespace = namespace_here();
-        let cgroup = cgroup::available();
-        match self {
-            Containment::Auto => Ok(Layers {
-                pid_namespace: namespace.is_some(),
-                user_namespace: namespace == Some(true),
-                subreaper: namespace.is_none(),
-                cgroup,
-            }),
-            Containment::Namespace => match namespace {
-                Some(user) => Ok(Layers {
-                    pid_namespace: true,
-                    user_namespace: user,
-                    ..Layers::default()
-                }),
-                None => Err(ContainmentError::NoNamespace),
-            },
-            Containment::Cgroup if cgroup => Ok(Layers {
-                subreaper: true,
-                cgroup: true,
-                ..Layers::default()
-            }),
-            Containment::Cgroup => Err(ContainmentError::NoCgroup),
-            Containment::Subreaper => Ok(Layers {
-                subreaper: true,
-                ..Layers::default()
-            }),
-        }
-    }
-}
-
-/// How the program ended.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Exit {
-    /// It exited with this code.
-    Code(i32),
-    /// A signal ended it.
-    Signal(i32),
-}
-
-/// Why a run was ended from outside.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-#[non_exhaustive]
-pub enum Killed {
-    /// Its CPU time ran out.
-    CpuTime,
-    /// It was idle past the wall-clock limit (or still running at [`Limits::hard_wall`]).
-    Idle,
-    /// It wrote more than the output limit.
-    Output,
-    /// The caller asked to stop (Ctrl-C).
-    Stopped,
-}
-
-/// What one run of a program did.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// How it ended.
-    pub exit: Exit,
-    /// Why it was killed, when it was.
-    pub killed: Option<Killed>,
-    /// CPU time, user and system, of the program and the processes it started (all of them
-    /// with a cgroup; otherwise those reaped before it ended).
-    pub cpu: Duration,
-    /// Wall-clock time from start to end.
-    pub wall: Duration,
-    /// Peak memory in bytes, as the kernel measured it (resident set of the largest process,
-    /// or the cgroup's peak where the memory controller gives it).
-    pub peak_memory: u64,
-    /// What it wrote on standard output before it ended, cut at the output limit.
-    pub stdout: Vec<u8>,
-    /// Its standard error: the first and the last [`STDERR_KEPT`]` / 2` bytes.
-    pub stderr: Vec<u8>,
-}
-
-/// A judge's verdict on one run.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
-pub enum Verdict {
-    /// Accepted.
-    Accepted,
-    /// Wrong answer.
-    WrongAnswer,
-    /// Presentation error: the right words, laid out wrong.
-    PresentationError,
-    /// Time limit exceeded: CPU time.
-    TimeLimit,
-    /// Idleness limit exceeded: waiting or sleeping past the wall-clock limit.
-    IdleLimit,
-    /// Memory limit exceeded.
-    MemoryLimit,
-    /// Output limit exceeded.
-    OutputLimit,
-    /// Runtime error: a non-zero exit code or a signal.
-    RuntimeError,
-}
-
-impl Verdict {
-    /// The judges' short name: `AC`, `WA`, `PE`, `TLE`, `ILE`, `MLE`, `OLE`, `RE`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer => "WA",
-            Verdict::PresentationError => "PE",
-            Verdict::TimeLimit => "TLE",
-            Verdict::IdleLimit => "ILE",
-            Verdict::MemoryLimit => "MLE",
-            Verdict::OutputLimit => "OLE",
-            Verdict::RuntimeError => "RE",
-        }
-    }
-
-    /// Every verdict, in the order above.
-    pub const ALL: [Verdict; 8] = [
-        Verdict::Accepted,
-        Verdict::WrongAnswer,
-        Verdict::PresentationError,
-        Verdict::TimeLimit,
-        Verdict::IdleLimit,
-        Verdict::MemoryLimit,
-        Verdict::OutputLimit,
-        Verdict::RuntimeError,
-    ];
-}
-
-impl fmt::Display for Verdict {
-    /// The verdict in words: `accepted`, `wrong answer`, ...
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong answer",
-            Verdict::PresentationError => "presentation error",
-            Verdict::TimeLimit => "time limit exceeded",
-            Verdict::IdleLimit => "idleness limit exceeded",
-            Verdict::MemoryLimit => "memory limit exceeded",
-            Verdict::OutputLimit => "output limit exceeded",
-            Verdict::RuntimeError => "runtime error",
-        })
-    }
-}
-
-/// What runtimes write when an allocation is refused: a program that dies saying one of these
-/// ran out of memory.
-const OUT_OF_MEMORY: [&str; 6] = [
-    "MemoryError",
-    "std::bad_alloc",
-    "memory allocation of",
-    "out of memory",
-    "Cannot allocate memory",
-    "OutOfMemoryError",
-];
-
-impl Outcome {
-    /// The verdict the limits and the way the program ended give, before its output is
-    /// looked at: `None` when it exited with code 0 within every limit (then its output is
-    /// judged), otherwise, in this order: output limit (`OLE`); time limit (`TLE`: over the
-    /// CPU time, or stopped by `SIGXCPU`); idleness (`ILE`: stopped at the wall-clock limit
-    /// while not computing); memory limit (`MLE`: a peak above the limit, or a failed run
-    /// that used at least half of it or that says an allocation was refused); runtime error
-    /// (`RE`: any other non-zero exit code or signal).
-    pub fn limit_verdict(&self, limits: &Limits) -> Option<Verdict> {
-        let failed = self.exit != Exit::Code(0);
-        if self.killed == Some(Killed::Output) || self.exit == Exit::Signal(libc::SIGXFSZ) {
-            return Some(Verdict::OutputLimit);
-        }
-        if self.killed == Some(Killed::CpuTime)
-            || self.cpu > limits.cpu
-            || self.exit == Exit::Signal(libc::SIGXCPU)
-        {
-            return Some(Verdict::TimeLimit);
-        }
-        if self.killed == Some(Killed::Idle) {
-            return Some(Verdict::IdleLimit);
-        }
-        if let Some(memory) = limits.memory {
-            let said = String::from_utf8_lossy(&self.stderr);
-            let refused = OUT_OF_MEMORY.iter().any(|m| said.contains(m));
-            if self.peak_memory > memory || (failed && (self.peak_memory >= memory / 2 || refused))
-            {
-                return Some(Verdict::MemoryLimit);
-            }
-        }
-        failed.then_some(Verdict::RuntimeError)
-    }
-
-    /// The way it ended in words: `exit code 3`, `signal 11 (SIGSEGV)`.
-    pub fn exit_text(&self) -> String {
-        match self.exit {
-            Exit::Code(c) => format!("exit code {c}"),
-            Exit::Signal(s) => match signal_name(s) {
-                Some(name) => format!("signal {s} ({name})"),
-                None => format!("signal {s}"),
-            },
-        }
-    }
-}
-
-fn signal_name(signal: i32) -> Option<&'static str> {
-    Some(match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        _ => return None,
-    })
-}
-
-/// The runs in progress, so that [`kill_all`] can end them from another thread.
-static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
-
-#[derive(Clone)]
-struct Live {
-    id: u64,
-    keeper: libc::pid_t,
-    program: libc::pid_t,
-    namespace: bool,
-    cgroup: Option<std::path::PathBuf>,
-}
-
-/// Kills every process of every run in progress, at once: for a program that must exit now
-/// (a second Ctrl-C) and must leave nothing behind. The runs themselves then end as killed.
-pub fn kill_all() {
-    let live: Vec<Live> = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
-    for run in &live {
-        if let Some(path) = &run.cgroup {
-            let _ = std::fs::write(path.join("cgroup.kill"), b"1");
-        }
-        kill_program(run.program);
-        if run.namespace {
-            // Safety: kill sends a signal to this run's keeper, the namespace's init.
-            unsafe {
-                libc::kill(run.keeper, libc::SIGKILL);
-            }
-        }
-    }
-    for run in &live {
-        if !run.namespace {
-            sweep(run.keeper, Duration::from_secs(1));
-        }
-    }
-}
-
-/// Kills the program and its process group.
-fn kill_program(pid: libc::pid_t) {
-    if pid > 0 {
-        // Safety: kill only sends signals, to the program's group and to the program.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-            libc::kill(pid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Kills every child of the (subreaper) keeper until it has none, for at most `patience`.
-fn sweep(keeper: libc::pid_t, patience: Duration) {
-    #[cfg(target_os = "linux")]
-    {
-        let until = Instant::now() + patience;
-        loop {
-            let children = procfs::children(keeper);
-            if children.is_empty() || Instant::now() >= until {
-                return;
-            }
-            for child in children {
-                // Safety: kill sends a signal to a child of this run's keeper.
-                unsafe {
-                    libc::kill(child, libc::SIGKILL);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (keeper, patience);
-}
-
-/// The registration of a run in [`LIVE`], removed when dropped.
-struct Registered(u64);
-
-impl Registered {
-    fn new(keeper: libc::pid_t, namespace: bool, cgroup: Option<std::path::PathBuf>) -> Registered {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut live) = LIVE.lock() {
-            live.push(Live {
-                id,
-                keeper,
-                program: 0,
-                namespace,
-                cgroup,
-            });
-        }
-        Registered(id)
-    }
-
-    fn set_program(&self, pid: libc::pid_t) {
-        if let Ok(mut live) = LIVE.lock()
-            && let Some(run) = live.iter_mut().find(|r| r.id == self.0)
-        {
-            run.program = pid;
-        }
-    }
-}
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        if let Ok(mut live) = LIVE.lock() {
-            live.retain(|r| r.id != self.0);
-        }
-    }
-}
-
 /// Reads what `fd` holds now (non-blocking) into `sink`, at most `budget` bytes in this call.
 /// Returns false once the pipe is closed (end of file or an error).
 fn read_now(fd: &OwnedFd, budget: usize, mut sink: impl FnMut(&[u8])) -> bool {
@@ -597,9 +166,32 @@ pub fn run(
         program: name(),
         error,
     };
-    let rlimits = rlimits(limits);
+    // With a cgroup's limit on the memory used, the address space the program reserves is
+    // its own business (a JVM reserves far more than it uses).
+    let rlimits = if layers.sandbox.memory_cgroup {
+        rlimits(&Limits {
+            memory: None,
+            ..*limits
+        })
+    } else {
+        rlimits(limits)
+    };
+    let prepared = prepare(program, layers, limits).map_err(io_error)?;
+    let setup = spawn::Setup {
+        steps: prepared.steps.as_ref(),
+        network: layers.sandbox.network,
+        ipc: layers.sandbox.ipc,
+        groups: prepared.group_procs,
+        nproc: layers
+            .sandbox
+            .nproc
+            .then_some(libc::rlim_t::from(layers.processes)),
+        no_capabilities: layers.sandbox.files,
+    };
     let started = Instant::now();
-    let mut child = spawn::spawn(program, &rlimits, layers).map_err(io_error)?;
+    let mut child =
+        spawn::spawn(program, &rlimits, layers, &setup, prepared.cgroup).map_err(io_error)?;
+    drop(setup);
     let registered = Registered::new(
         child.keeper,
         layers.pid_namespace,
@@ -615,11 +207,17 @@ pub fn run(
         inner_pid: None,
         program_pid: 0,
         exec_error: None,
+        setup_step: None,
         exited: None,
         killed: None,
         killed_at: None,
         samples: vec![(started, Duration::ZERO)],
         last_cpu: None,
+        exiting: false,
+        executed: false,
+        program_peak: 0,
+        signal_code: None,
+        seen: Vec::new(),
     };
     let mut written = 0usize;
     if input.is_empty() {
@@ -680,6 +278,9 @@ pub fn run(
             }
         }
         state.read_reports(&child.status);
+        if state.exiting {
+            state.at_exit(&mut child, layers, &registered);
+        }
         if state.exited.is_some() {
             break;
         }
@@ -704,6 +305,16 @@ pub fn run(
         }
     }
     let wall = started.elapsed();
+    if state.exited.is_none() && state.killed.is_none() && state.exec_error.is_none() {
+        // The keeper is gone without a word: killed. The program dies with it (it is traced
+        // with PTRACE_O_EXITKILL, or in its namespace); what it started outside a namespace
+        // and a cgroup is ended by the pids last seen.
+        state.killed = Some(Killed::KeeperLost);
+        kill_program(state.program_pid);
+        for pid in &state.seen {
+            kill_program(*pid);
+        }
+    }
     // Everything the program left behind goes now, before its pipes are drained: what they
     // hold then is what it wrote.
     if let Some(cgroup) = &child.cgroup {
@@ -719,10 +330,40 @@ pub fn run(
     }
     state.read_reports(&child.status);
     if let Some(errno) = state.exec_error {
-        return Err(io_error(io::Error::from_raw_os_error(errno)));
+        let error = io::Error::from_raw_os_error(errno);
+        let step = match state.setup_step {
+            Some(step) if step >= spawn::SANDBOX_STEP => prepared
+                .steps
+                .as_ref()
+                .map(|s| s.describe((step - spawn::SANDBOX_STEP) as usize)),
+            Some(spawn::LOOPBACK_STEP) => Some("bringing its loopback network up".to_string()),
+            Some(spawn::NPROC_STEP) => {
+                Some("setting its process limit in a user namespace".to_string())
+            }
+            Some(1 | 2) => Some("joining the run's cgroup".to_string()),
+            Some(spawn::CAPABILITIES_STEP) => Some("dropping its capabilities".to_string()),
+            _ => None,
+        };
+        return Err(match step {
+            Some(step) => StartError::Sandbox {
+                program: name(),
+                step,
+                error,
+            },
+            None => io_error(error),
+        });
     }
     let cpu_tree = child.cgroup.as_ref().and_then(|c| c.cpu());
-    let peak_tree = child.cgroup.as_ref().and_then(|c| c.peak_memory());
+    let peak_tree = child
+        .cgroup
+        .as_ref()
+        .and_then(|c| c.peak_memory())
+        .or_else(|| {
+            prepared
+                .groups
+                .iter()
+                .find_map(|g| g.read("memory.max_usage_in_bytes"))
+        });
     drop(child);
     let (exit, used) = match state.exited {
         Some((status, used)) => (decode(status), used),
@@ -737,6 +378,7 @@ pub fn run(
         .unwrap_or_default();
     let peak =
         (used[2].max(0) as u64).saturating_mul(if cfg!(target_os = "macos") { 1 } else { 1024 });
+    let peak = peak.max(state.program_peak);
     Ok(Outcome {
         exit,
         killed: state.killed,
@@ -745,7 +387,91 @@ pub fn run(
         peak_memory: peak.max(peak_tree.unwrap_or(0)),
         stdout: state.out,
         stderr: state.err.into_bytes(),
+        signal_code: match exit {
+            Exit::Signal(_) => state.signal_code,
+            Exit::Code(_) => None,
+        },
     })
+}
+
+/// What one run's sandbox needs made before it starts: its cgroup (with its process and
+/// memory limits where the cgroup v2 has those controllers), cgroup v1 groups otherwise, its
+/// folder and the steps of its file system. Whatever is made goes when this is dropped.
+#[derive(Default)]
+struct Prepared {
+    cgroup: Option<(cgroup::Cgroup, OwnedFd)>,
+    groups: Vec<sandbox::groups::Group>,
+    group_procs: Vec<OwnedFd>,
+    steps: Option<sandbox::mounts::Steps>,
+    scratch: Option<sandbox::scratch::Scratch>,
+}
+
+fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<Prepared> {
+    use std::path::Path;
+    let parts = layers.sandbox;
+    let mut prepared = Prepared::default();
+    let processes = layers.processes.to_string();
+    let memory = limits.memory.map(|m| m.to_string());
+    let mut v2_pids = false;
+    let mut v2_memory = false;
+    if layers.cgroup {
+        let (c, procs) = cgroup::Cgroup::create()?;
+        if parts.pids_cgroup && cgroup::enabled("pids") {
+            v2_pids = c.set("pids.max", &processes);
+        }
+        if parts.memory_cgroup
+            && cgroup::enabled("memory")
+            && let Some(memory) = &memory
+        {
+            v2_memory = c.set("memory.max", memory);
+            c.set("memory.swap.max", "0");
+        }
+        prepared.cgroup = Some((c, procs));
+    }
+    let mut v1 = |controller: &str, settings: &[(&str, String)]| -> io::Result<()> {
+        let (group, procs) = sandbox::groups::Group::create(controller, settings)
+            .ok_or_else(|| io::Error::other(format!("no {controller} cgroup can be made")))?;
+        prepared.groups.push(group);
+        prepared.group_procs.push(procs);
+        Ok(())
+    };
+    if parts.pids_cgroup && !v2_pids {
+        v1("pids", &[("pids.max", processes.clone())])?;
+    }
+    if parts.memory_cgroup
+        && !v2_memory
+        && let Some(memory) = &memory
+    {
+        v1("memory", &[("memory.limit_in_bytes", memory.clone())])?;
+    }
+    if parts.files {
+        let scratch = sandbox::scratch::Scratch::create()?;
+        let mut steps = sandbox::mounts::Steps::new(&scratch.root());
+        // The scratch folder first: the folders shown may lie under /tmp, over it.
+        steps.scratch(&scratch.tmp(), Path::new("/tmp"));
+        for dir in sandbox::SYSTEM {
+            if std::fs::symlink_metadata(dir).is_ok() {
+                steps.bind(Path::new(dir), false);
+            }
+        }
+        let view = program.view();
+        for (dir, _) in &view.shown {
+            steps.bind(dir, false);
+        }
+        steps.devices();
+        for hidden in &view.hidden {
+            if sandbox::visible(hidden, &view.shown, &[]) {
+                steps.hide(hidden);
+            }
+        }
+        if parts.proc {
+            steps.proc();
+        }
+        steps.enter(view.cwd.as_deref().unwrap_or(Path::new("/tmp")));
+        prepared.steps = Some(steps);
+        prepared.scratch = Some(scratch);
+    }
+    Ok(prepared)
 }
 
 /// The limits set in the program: CPU time (the next whole second above the limit, and one
@@ -768,8 +494,10 @@ fn rlimits(limits: &Limits) -> spawn::Rlimits {
         let max = hard(resource);
         (resource, soft.min(max), hard_wanted.min(max))
     };
-    let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
-    let cpu_seconds = cpu_seconds.max(1) as libc::rlim_t;
+    // A second above the judge's own limit, which the run's CPU time reaches first however
+    // many threads spend it: the kernel's SIGXCPU is a last resort.
+    let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0) + 1;
+    let cpu_seconds = cpu_seconds as libc::rlim_t;
     let memory = limits
         .memory
         .map_or(libc::RLIM_INFINITY, |m| m as libc::rlim_t);
@@ -873,6 +601,8 @@ struct State {
     /// The program's pid as the judge sees it (0: not known yet).
     program_pid: libc::pid_t,
     exec_error: Option<i32>,
+    /// The step of the run's setup that failed, when one did.
+    setup_step: Option<i64>,
     exited: Option<(i64, [i64; 3])>,
     killed: Option<Killed>,
     killed_at: Option<Instant>,
@@ -880,6 +610,18 @@ struct State {
     /// activity is the CPU time and the time spent waiting for a core.
     samples: Vec<(Instant, Duration)>,
     last_cpu: Option<Duration>,
+    /// The program stopped at its exit and waits for the judge's word.
+    exiting: bool,
+    /// The program has executed (it is traced): its resident peak is its own from then on,
+    /// before it a copy of the judge's.
+    executed: bool,
+    /// The program's own peak resident memory, measured while it ran and at its exit.
+    program_peak: u64,
+    /// The `si_code` of the last signal that reached the program.
+    signal_code: Option<i32>,
+    /// The program's processes last seen (outside a namespace), to end them should the
+    /// keeper be killed.
+    seen: Vec<libc::pid_t>,
 }
 
 impl State {
@@ -916,12 +658,18 @@ impl State {
             self.report.drain(..spawn::MESSAGE_BYTES);
             match message[0] {
                 spawn::STARTED => self.inner_pid = Some(message[1] as libc::pid_t),
-                spawn::EXEC_FAILED | spawn::SETUP_FAILED => {
+                spawn::EXEC_FAILED => self.exec_error = Some(message[1] as i32),
+                spawn::SETUP_FAILED => {
                     self.exec_error = Some(message[1] as i32);
+                    self.setup_step = Some(message[2]);
                 }
                 spawn::EXITED => {
                     self.exited = Some((message[1], [message[3], message[4], message[5]]));
                 }
+                spawn::TRACED => {}
+                spawn::EXITING => self.exiting = true,
+                spawn::SIGNALLED => self.signal_code = Some(message[2] as i32),
+                spawn::EXECUTED => self.executed = true,
                 _ => {}
             }
         }
@@ -947,6 +695,33 @@ impl State {
         if let Some(pid) = found {
             self.program_pid = pid;
             registered.set_program(pid);
+        }
+    }
+
+    /// The program stopped at its exit, before its children are reparented: its memory is
+    /// measured, every other process of the run is killed (in a namespace, by the keeper when
+    /// let go), and it is let go. Nothing the run writes from now on is the program's output.
+    fn at_exit(&mut self, child: &mut spawn::Child, layers: &Layers, registered: &Registered) {
+        self.exiting = false;
+        if self.program_pid == 0 {
+            self.find_program(child.keeper, layers, registered);
+        }
+        #[cfg(target_os = "linux")]
+        if self.program_pid > 0 {
+            if self.executed
+                && let Some(peak) = procfs::peak_resident(self.program_pid)
+            {
+                self.program_peak = self.program_peak.max(peak);
+            }
+            if !layers.pid_namespace {
+                kill_others(child, self.program_pid);
+            }
+        }
+        if let Some(go) = child.go.take() {
+            // Safety: write reads one byte from a constant.
+            unsafe {
+                libc::write(go.as_raw_fd(), b"g".as_ptr().cast(), 1);
+            }
         }
     }
 
@@ -987,6 +762,18 @@ impl State {
     ) {
         let measured = self.cpu_now(child);
         let activity = measured.map(|m| m.1);
+        #[cfg(target_os = "linux")]
+        if self.program_pid > 0 {
+            if self.executed
+                && let Some(peak) = procfs::peak_resident(self.program_pid)
+            {
+                self.program_peak = self.program_peak.max(peak);
+            }
+            if !layers.pid_namespace && child.cgroup.is_none() {
+                self.seen = procfs::descendants(self.program_pid);
+                self.seen.push(self.program_pid);
+            }
+        }
         if let Some((cpu, activity)) = measured {
             self.last_cpu = Some(cpu);
             self.samples.push((now, activity));

@@ -66,6 +66,34 @@ pub fn outer_pid(keeper: libc::pid_t, inner: libc::pid_t) -> Option<libc::pid_t>
     })
 }
 
+/// The peak resident memory of `pid`'s present memory (`VmHWM`, in bytes): what it has
+/// used since its last `execve`, not what it was forked with.
+pub fn peak_resident(pid: libc::pid_t) -> Option<u64> {
+    let status = read(&format!("/proc/{pid}/status"))?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// `pid`'s living descendants (not `pid`), at most [`MAX_TREE`] of them.
+pub fn descendants(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    let mut found = Vec::new();
+    let mut todo = children(pid);
+    while let Some(p) = todo.pop() {
+        if found.len() >= MAX_TREE {
+            break;
+        }
+        found.push(p);
+        todo.extend(children(p));
+    }
+    found
+}
+
 /// The time the threads of `pid` and of its living descendants have spent ready to run but
 /// waiting for a core (`/proc/PID/task/TID/schedstat`, where the kernel has it).
 pub fn tree_waiting(pid: libc::pid_t) -> Duration {

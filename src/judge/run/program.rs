@@ -61,6 +61,14 @@ impl Program {
             });
         }
         if let Some(line) = shebang(&file)
+            && shebang_ends_in_cr(&file)
+        {
+            return Err(StartError::CarriageReturn {
+                program: name,
+                line,
+            });
+        }
+        if let Some(line) = shebang(&file)
             && let Some(missing) = missing_interpreter(&line)
         {
             return Err(StartError::MissingInterpreter {
@@ -89,6 +97,7 @@ impl Program {
             file: c(file.as_os_str())?,
             argv,
             env,
+            view: View::default(),
         })
     }
 }
@@ -112,6 +121,57 @@ pub struct Resolved {
     pub(super) file: CString,
     pub(super) argv: Vec<CString>,
     pub(super) env: Vec<CString>,
+    /// What the program sees in a sandbox.
+    pub(super) view: View,
+}
+
+/// What a sandboxed program is shown of the file system besides the system's folders.
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    /// Folders shown read-only, each with why.
+    pub shown: Vec<(PathBuf, String)>,
+    /// Folders hidden, wherever they lie (the tests).
+    pub hidden: Vec<PathBuf>,
+    /// The working folder (shown), or `None` for the scratch folder.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Resolved {
+    /// The file executed: its path as found.
+    pub fn file(&self) -> PathBuf {
+        PathBuf::from(std::ffi::OsStr::from_bytes(self.file.as_bytes()))
+    }
+
+    /// The arguments after the program's name.
+    pub fn args(&self) -> Vec<PathBuf> {
+        self.program.args.iter().map(PathBuf::from).collect()
+    }
+
+    /// The interpreter its `#!` line names, when it has one.
+    pub fn interpreter(&self) -> Option<PathBuf> {
+        let line = shebang(&self.file())?;
+        line.trim_start_matches("#!")
+            .split_whitespace()
+            .next()
+            .map(PathBuf::from)
+    }
+
+    /// The same program, shown `view` when sandboxed (its file then named by its whole path,
+    /// which does not depend on the working folder).
+    pub fn with_view(mut self, view: View) -> Resolved {
+        if let Ok(whole) = self.file().canonicalize()
+            && let Ok(c) = CString::new(whole.as_os_str().as_bytes())
+        {
+            self.file = c;
+        }
+        self.view = view;
+        self
+    }
+
+    /// What it is shown in a sandbox.
+    pub fn view(&self) -> &View {
+        &self.view
+    }
 }
 
 /// Why a program cannot be started.
@@ -159,6 +219,27 @@ pub enum StartError {
         /// The `#!` line.
         line: String,
     },
+    /// The script's `#!` line ends with a carriage return (Windows line ends): the system
+    /// would look for an interpreter whose name ends with it.
+    #[error(
+        "cannot run the program '{program}': its first line '{line}' ends with a carriage return (Windows line ends), so the system looks for an interpreter whose name ends with '\\r' (convert the file: sed -i 's/\\r$//' {program})"
+    )]
+    CarriageReturn {
+        /// The program as given.
+        program: String,
+        /// The `#!` line, without its carriage return.
+        line: String,
+    },
+    /// The sandbox could not be set up for the run.
+    #[error("cannot run the program '{program}' in the sandbox: {step}: {error}")]
+    Sandbox {
+        /// The program as given.
+        program: String,
+        /// The step that failed.
+        step: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
     /// A NUL byte in the program's name or an argument.
     #[error("cannot run the program: a NUL byte in its name or arguments")]
     NulByte,
@@ -197,6 +278,20 @@ fn shebang(file: &Path) -> Option<String> {
             .trim_end_matches('\r')
             .to_string(),
     )
+}
+
+/// True when the `#!` line of `file` ends with `\r\n`.
+fn shebang_ends_in_cr(file: &Path) -> bool {
+    let mut head = [0u8; 256];
+    let Ok(n) = std::fs::File::open(file).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = &head[..n];
+    head.starts_with(b"#!")
+        && head
+            .iter()
+            .position(|&b| b == b'\n')
+            .is_some_and(|end| end > 0 && head[end - 1] == b'\r')
 }
 
 /// True when the name of `file` ends like a script's (`.py`, `.sh`, ...).
@@ -240,6 +335,20 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
         (dir, path)
+    }
+
+    #[test]
+    fn a_first_line_with_windows_line_ends_is_named_before_any_run() {
+        let (_dir, path) = script("#!/bin/sh\r\necho 1\r\n", 0o755);
+        let e = Program::new(&path, Vec::<String>::new())
+            .resolve()
+            .unwrap_err();
+        assert!(
+            matches!(&e, StartError::CarriageReturn { line, .. } if line == "#!/bin/sh"),
+            "{e}"
+        );
+        let (_dir, path) = script("#!/bin/sh\necho 1\r\n", 0o755);
+        assert!(Program::new(&path, Vec::<String>::new()).resolve().is_ok());
     }
 
     #[test]

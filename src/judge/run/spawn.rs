@@ -24,6 +24,25 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use super::Layers;
 use super::cgroup::Cgroup;
 use super::program::Resolved;
+use crate::judge::sandbox::mounts::Steps;
+use crate::judge::sandbox::network;
+
+/// The sandbox of one run, prepared by the judge.
+#[derive(Default)]
+pub(super) struct Setup<'a> {
+    /// The file system's steps, in a mount namespace of the run's own.
+    pub steps: Option<&'a Steps>,
+    /// A network namespace with its loopback up.
+    pub network: bool,
+    /// An IPC namespace.
+    pub ipc: bool,
+    /// The `cgroup.procs` of v1 groups (pids, memory) the keeper joins.
+    pub groups: Vec<OwnedFd>,
+    /// A process limit set in a user namespace of the program's own.
+    pub nproc: Option<libc::rlim_t>,
+    /// The program runs without any capability and cannot gain one (`no_new_privs`).
+    pub no_capabilities: bool,
+}
 
 /// A message of the keeper: `[kind, a, b, user µs, system µs, peak KiB]`.
 pub(super) type Message = [i64; 6];
@@ -34,11 +53,35 @@ pub(super) const MESSAGE_BYTES: usize = std::mem::size_of::<Message>();
 pub(super) const STARTED: i64 = 1;
 /// The program's `execve` failed: `a` the `errno`.
 pub(super) const EXEC_FAILED: i64 = 2;
-/// Setting the run up failed: `a` the `errno`, `b` the step.
+/// Setting the run up failed: `a` the `errno`, `b` the step (from [`SANDBOX_STEP`] on: that
+/// step of the file system's).
 pub(super) const SETUP_FAILED: i64 = 3;
-/// The program was reaped: `a` its wait status; the times and peak memory are its own and
-/// those of every process of the run reaped before it.
+/// The program was reaped: `a` its wait status; the times are its own and those of every
+/// process of the run reaped before it, the peak memory that of those other processes alone
+/// (the program's own resident peak counts what it held before `execve`, a copy of the
+/// judge's memory: the judge measures the program at its exit instead).
 pub(super) const EXITED: i64 = 4;
+/// The program is traced by the keeper: it stops at its exit, before its children are
+/// reparented, and the judge hears of the signals it receives.
+pub(super) const TRACED: i64 = 5;
+/// The program is exiting and stopped there (its memory still whole): `a` its wait status.
+/// The keeper then waits for one byte (or the end) on its fd 4 before it lets it go.
+pub(super) const EXITING: i64 = 6;
+/// A signal reached the program: `a` the signal, `b` its `si_code` (positive: sent by the
+/// kernel; zero or less: sent by a process, the program itself included).
+pub(super) const SIGNALLED: i64 = 7;
+
+/// The program executed (it is traced): from now on its memory is its own.
+pub(super) const EXECUTED: i64 = 8;
+
+/// The first step number of the sandbox's file system in a [`SETUP_FAILED`] report.
+pub(super) const SANDBOX_STEP: i64 = 1000;
+/// The step number of the loopback in a [`SETUP_FAILED`] report.
+pub(super) const LOOPBACK_STEP: i64 = 20;
+/// The step number of the program's own user namespace in a [`SETUP_FAILED`] report.
+pub(super) const NPROC_STEP: i64 = 21;
+/// The step number of dropping the program's capabilities in a [`SETUP_FAILED`] report.
+pub(super) const CAPABILITIES_STEP: i64 = 22;
 
 /// The resource limits set in the program before it executes: `(resource, soft, hard)`.
 pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 3];
@@ -62,6 +105,8 @@ pub(super) struct Child {
     pub stderr: OwnedFd,
     /// The read end of the keeper's reports.
     pub status: OwnedFd,
+    /// The write end of the judge's answers to the keeper: one byte lets an exiting program go.
+    pub go: Option<OwnedFd>,
     /// The run's cgroup, when it has one.
     pub cgroup: Option<Cgroup>,
 }
@@ -204,6 +249,85 @@ pub(super) fn namespace_works(user: bool) -> bool {
     reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
 }
 
+/// What a sandbox may have here, as bits of [`probe_sandbox`]'s answer.
+pub(super) const PROBE_IPC: i32 = 1;
+/// A network namespace whose loopback comes up.
+pub(super) const PROBE_NETWORK: i32 = 2;
+/// A mount namespace with a tmpfs.
+pub(super) const PROBE_FILES: i32 = 4;
+/// A `/proc` of the PID namespace's own.
+pub(super) const PROBE_PROC: i32 = 8;
+/// A nested user namespace (for `RLIMIT_NPROC`).
+pub(super) const PROBE_NPROC: i32 = 16;
+
+/// What a sandbox may have here: a trial keeper in new PID, mount, network and IPC
+/// namespaces (in a new user namespace with `user`) tries each part on the empty folder
+/// `dir` and answers with bits.
+#[cfg(target_os = "linux")]
+pub(super) fn probe_sandbox(user: bool, dir: &CString, proc: &CString) -> i32 {
+    let maps = UserMaps::own();
+    let flags =
+        namespace_flags(true, user) | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC;
+    // Safety: the child makes only system calls on prepared data and exits.
+    let pid = unsafe { raw_fork(flags) };
+    if pid == 0 {
+        // Safety: async-signal-safe calls only, then _exit.
+        unsafe {
+            let null = std::ptr::null::<libc::c_char>();
+            if user && !maps.write() {
+                libc::_exit(0);
+            }
+            let mut bits = PROBE_IPC;
+            if network::loopback_up() {
+                bits |= PROBE_NETWORK;
+            }
+            if libc::mount(
+                null,
+                c"/".as_ptr(),
+                null,
+                libc::MS_REC | libc::MS_PRIVATE,
+                null.cast(),
+            ) == 0
+                && libc::mount(
+                    c"tmpfs".as_ptr(),
+                    dir.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    0,
+                    null.cast(),
+                ) == 0
+            {
+                bits |= PROBE_FILES;
+                if libc::mkdir(proc.as_ptr(), 0o755) == 0
+                    && libc::mount(
+                        c"proc".as_ptr(),
+                        proc.as_ptr(),
+                        c"proc".as_ptr(),
+                        0,
+                        null.cast(),
+                    ) == 0
+                {
+                    bits |= PROBE_PROC;
+                    if user && libc::unshare(libc::CLONE_NEWUSER) == 0 && maps.write() {
+                        bits |= PROBE_NPROC;
+                    }
+                }
+            }
+            libc::_exit(bits);
+        }
+    }
+    if pid < 0 {
+        return 0;
+    }
+    let mut status = 0;
+    // Safety: waitpid writes the status of the child just made.
+    let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+    if reaped == pid && libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        0
+    }
+}
+
 fn namespace_flags(pid_namespace: bool, user_namespace: bool) -> libc::c_int {
     #[cfg(target_os = "linux")]
     {
@@ -228,9 +352,15 @@ struct Plan<'a> {
     file: &'a CString,
     argv: &'a [*const libc::c_char],
     envp: &'a [*const libc::c_char],
-    /// The program's standard input, output and error, and the report pipe.
-    fds: [RawFd; 4],
+    /// The program's standard input, output and error, the report pipe and the judge's
+    /// answers.
+    fds: [RawFd; 5],
     cgroup_procs: Option<RawFd>,
+    group_procs: [Option<RawFd>; 2],
+    steps: Option<&'a Steps>,
+    loopback: bool,
+    nproc: Option<(libc::rlim_t, &'a UserMaps)>,
+    no_capabilities: bool,
     maps: Option<&'a UserMaps>,
     namespace: bool,
     subreaper: bool,
@@ -240,16 +370,21 @@ struct Plan<'a> {
 }
 
 /// Starts a run of `program` with the limits `rlimits` and the containment `layers`.
-pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> io::Result<Child> {
+pub(super) fn spawn(
+    program: &Resolved,
+    rlimits: &Rlimits,
+    layers: &Layers,
+    setup: &Setup<'_>,
+    cgroup: Option<(Cgroup, OwnedFd)>,
+) -> io::Result<Child> {
     let (stdin_r, stdin_w) = pipe()?;
     let (stdout_r, stdout_w) = pipe()?;
     let (stderr_r, stderr_w) = pipe()?;
     let (status_r, status_w) = pipe()?;
-    let (cgroup, procs) = if layers.cgroup {
-        let (c, p) = Cgroup::create()?;
-        (Some(c), Some(p))
-    } else {
-        (None, None)
+    let (go_r, go_w) = pipe()?;
+    let (cgroup, procs) = match cgroup {
+        Some((c, p)) => (Some(c), Some(p)),
+        None => (None, None),
     };
     let argv: Vec<*const libc::c_char> = program
         .argv
@@ -264,6 +399,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
         .chain(std::iter::once(std::ptr::null()))
         .collect();
     let maps = layers.user_namespace.then(UserMaps::own);
+    let own_maps = UserMaps::own();
     let mut nofile = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -283,15 +419,36 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
             stdout_w.as_raw_fd(),
             stderr_w.as_raw_fd(),
             status_w.as_raw_fd(),
+            go_r.as_raw_fd(),
         ],
         cgroup_procs: procs.as_ref().map(AsRawFd::as_raw_fd),
+        group_procs: [
+            setup.groups.first().map(AsRawFd::as_raw_fd),
+            setup.groups.get(1).map(AsRawFd::as_raw_fd),
+        ],
+        steps: setup.steps,
+        loopback: setup.network,
+        nproc: setup.nproc.map(|n| (n, &own_maps)),
+        no_capabilities: setup.no_capabilities,
         maps: maps.as_ref(),
         namespace: layers.pid_namespace,
         subreaper: layers.subreaper,
         rlimits,
         max_fd,
     };
-    let flags = namespace_flags(layers.pid_namespace, layers.user_namespace);
+    let mut flags = namespace_flags(layers.pid_namespace, layers.user_namespace);
+    #[cfg(target_os = "linux")]
+    {
+        if setup.steps.is_some() {
+            flags |= libc::CLONE_NEWNS;
+        }
+        if setup.network {
+            flags |= libc::CLONE_NEWNET;
+        }
+        if setup.ipc {
+            flags |= libc::CLONE_NEWIPC;
+        }
+    }
     // Safety: the child runs `keeper`, which makes only async-signal-safe calls on the
     // prepared plan and never returns.
     let pid = unsafe { raw_fork(flags) };
@@ -302,7 +459,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
     if pid < 0 {
         return Err(io::Error::last_os_error());
     }
-    drop((stdin_r, stdout_w, stderr_w, status_w, procs));
+    drop((stdin_r, stdout_w, stderr_w, status_w, go_r, procs));
     for fd in [&stdin_w, &stdout_r, &stderr_r, &status_r] {
         set_nonblocking(fd)?;
     }
@@ -312,6 +469,7 @@ pub(super) fn spawn(program: &Resolved, rlimits: &Rlimits, layers: &Layers) -> i
         stdout: stdout_r,
         stderr: stderr_r,
         status: status_r,
+        go: Some(go_w),
         cgroup,
     })
 }
@@ -348,17 +506,28 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         if let Some(maps) = plan.maps {
             maps.write();
         }
+        // The keeper holds a copy of the judge's memory (the expected answers among it): not
+        // dumpable, it cannot be read through /proc/PID/mem nor traced by a program without
+        // CAP_SYS_PTRACE in the judge's user namespace. (After the maps: a process that is
+        // not dumpable cannot write its own.)
+        #[cfg(target_os = "linux")]
+        libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
         let mut failed_step = 0;
         if let Some(fd) = plan.cgroup_procs
             && libc::write(fd, b"0".as_ptr().cast(), 1) != 1
         {
             failed_step = 1;
         }
-        // The four descriptors to 0..=3, each moved above 3 first so that none overwrites
+        for fd in plan.group_procs.iter().flatten() {
+            if libc::write(*fd, b"0".as_ptr().cast(), 1) != 1 {
+                failed_step = 2;
+            }
+        }
+        // The five descriptors to 0..=4, each moved above 4 first so that none overwrites
         // another.
-        let mut high = [0; 4];
+        let mut high = [0; 5];
         for (i, fd) in plan.fds.iter().enumerate() {
-            high[i] = libc::fcntl(*fd, libc::F_DUPFD, 4);
+            high[i] = libc::fcntl(*fd, libc::F_DUPFD, 5);
             if high[i] < 0 {
                 libc::_exit(126);
             }
@@ -368,9 +537,26 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
                 libc::_exit(126);
             }
         }
-        close_from(4, plan.max_fd);
+        close_from(5, plan.max_fd);
         if failed_step != 0 {
             send(&[SETUP_FAILED, errno(), failed_step, 0, 0, 0]);
+            libc::_exit(126);
+        }
+        if plan.loopback && !network::loopback_up() {
+            send(&[SETUP_FAILED, errno(), LOOPBACK_STEP, 0, 0, 0]);
+            libc::_exit(126);
+        }
+        if let Some(steps) = plan.steps
+            && let Err((step, error)) = steps.apply()
+        {
+            send(&[
+                SETUP_FAILED,
+                i64::from(error),
+                SANDBOX_STEP + step as i64,
+                0,
+                0,
+                0,
+            ]);
             libc::_exit(126);
         }
         // Every signal back to its default and none blocked: the judge's handlers are not the
@@ -402,20 +588,32 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         libc::close(2);
         let mut used = [0i64; 3];
         let mut program_done = false;
+        let mut traced = false;
         loop {
             let mut status = 0;
             let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(-1, &mut status, 0, &mut usage);
+            let r = libc::wait4(-1, &mut status, libc::__WALL, &mut usage);
             if r < 0 {
                 if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                     continue;
                 }
                 break;
             }
+            if libc::WIFSTOPPED(status) {
+                #[cfg(target_os = "linux")]
+                if r == pid {
+                    traced = traced_stop(pid, status, traced, plan.namespace);
+                }
+                continue;
+            }
             if !program_done {
                 used[0] += usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
                 used[1] += usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
-                used[2] = used[2].max(usage.ru_maxrss as i64);
+                // The program's own peak counts the judge's memory it was forked with: the
+                // judge measures it at its exit stop.
+                if r != pid || !traced {
+                    used[2] = used[2].max(usage.ru_maxrss as i64);
+                }
             }
             if r == pid {
                 program_done = true;
@@ -430,7 +628,99 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
     }
 }
 
-/// The program: its own process group, its limits, then `execve`.
+/// What the keeper does when the traced program stops (Linux): the first stop (its own
+/// `SIGSTOP`, before `execve`) sets the tracing up; the exit stop tells the judge, waits for
+/// its word, and in a namespace kills every other process of the run before the program's
+/// children can be reparented; a signal is passed on (told to the judge), a stop signal
+/// dropped. Returns whether the program is traced.
+///
+/// # Safety
+///
+/// Only system calls: callable between a fork and an exec.
+#[cfg(target_os = "linux")]
+unsafe fn traced_stop(
+    pid: libc::pid_t,
+    status: libc::c_int,
+    traced: bool,
+    namespace: bool,
+) -> bool {
+    // Safety: ptrace, read, kill and write on this keeper's own tracee and descriptors.
+    unsafe {
+        let signal = libc::WSTOPSIG(status);
+        let event = (status >> 16) & 0xff;
+        let cont = |signal: libc::c_int| {
+            libc::ptrace(libc::PTRACE_CONT, pid, 0usize, signal as usize);
+        };
+        if !traced {
+            let options =
+                libc::PTRACE_O_TRACEEXIT | libc::PTRACE_O_TRACEEXEC | libc::PTRACE_O_EXITKILL;
+            let ok = libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0usize, options as usize) == 0;
+            if ok {
+                send(&[TRACED, 0, 0, 0, 0, 0]);
+            }
+            cont(0);
+            return ok;
+        }
+        if event == libc::PTRACE_EVENT_EXIT {
+            let mut message: libc::c_ulong = 0;
+            libc::ptrace(
+                libc::PTRACE_GETEVENTMSG,
+                pid,
+                0usize,
+                &mut message as *mut libc::c_ulong,
+            );
+            send(&[EXITING, message as i64, 0, 0, 0, 0]);
+            let mut byte = 0u8;
+            while libc::read(4, (&mut byte as *mut u8).cast(), 1) < 0
+                && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+            if namespace {
+                // Every process of the namespace but its init: in one pass under the kernel's
+                // task list lock, so none is reparented (and told) before it has its SIGKILL.
+                libc::kill(-1, libc::SIGKILL);
+            }
+            cont(0);
+            return true;
+        }
+        if event == libc::PTRACE_EVENT_EXEC {
+            send(&[EXECUTED, 0, 0, 0, 0, 0]);
+        }
+        if event != 0 {
+            cont(0);
+            return true;
+        }
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        if libc::ptrace(
+            libc::PTRACE_GETSIGINFO,
+            pid,
+            0usize,
+            &mut info as *mut libc::siginfo_t,
+        ) != 0
+        {
+            // A group stop: carry on.
+            cont(0);
+            return true;
+        }
+        send(&[
+            SIGNALLED,
+            i64::from(signal),
+            i64::from(info.si_code),
+            0,
+            0,
+            0,
+        ]);
+        let stopping = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
+        cont(if stopping.contains(&signal) {
+            0
+        } else {
+            signal
+        });
+        true
+    }
+}
+
+/// The program: a session of its own (so no controlling terminal), traced by the keeper where
+/// the system allows, its limits, then `execve`.
 ///
 /// # Safety
 ///
@@ -438,7 +728,50 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
 unsafe fn program(plan: &Plan<'_>) -> ! {
     // Safety: system calls on prepared data, then execve or _exit.
     unsafe {
-        libc::setpgid(0, 0);
+        libc::setsid();
+        #[cfg(target_os = "linux")]
+        if libc::ptrace(libc::PTRACE_TRACEME, 0, 0usize, 0usize) == 0 {
+            // The keeper sets the tracing up at this stop.
+            libc::kill(libc::getpid(), libc::SIGSTOP);
+        }
+        libc::close(4);
+        if let Some((processes, maps)) = plan.nproc {
+            // Dumpable again to write its maps (its memory is the program's from its execve).
+            libc::prctl(libc::PR_SET_DUMPABLE, 1 as libc::c_ulong);
+            // A user namespace of the program's own: RLIMIT_NPROC then counts the processes
+            // of this run alone, not every process of the user.
+            let limit = libc::rlimit {
+                rlim_cur: processes,
+                rlim_max: processes,
+            };
+            if libc::unshare(libc::CLONE_NEWUSER) != 0
+                || !maps.write()
+                || libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0
+            {
+                send(&[SETUP_FAILED, errno(), NPROC_STEP, 0, 0, 0]);
+                libc::_exit(127);
+            }
+        }
+        #[cfg(target_os = "linux")]
+        if plan.no_capabilities {
+            // Every capability out of the bounding set, so that not even a root program has
+            // one after its execve, and none to be gained through a setuid file.
+            for cap in 0..64 {
+                if libc::prctl(libc::PR_CAPBSET_DROP, cap as libc::c_ulong) != 0
+                    && io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+                {
+                    send(&[SETUP_FAILED, errno(), CAPABILITIES_STEP, 0, 0, 0]);
+                    libc::_exit(127);
+                }
+            }
+            libc::prctl(
+                libc::PR_SET_NO_NEW_PRIVS,
+                1 as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+            );
+        }
         for (i, (resource, soft, hard)) in plan.rlimits.iter().enumerate() {
             let limit = libc::rlimit {
                 rlim_cur: *soft,

@@ -1,0 +1,237 @@
+//! What holds a run's processes: the containment asked for ([`Containment`]), what is in
+//! force on this machine ([`Layers`], with the sandbox's parts), probed once.
+
+use super::*;
+
+/// How the runs are held, as asked for.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Containment {
+    /// Everything this machine allows: a PID namespace where one can be made (else a child
+    /// subreaper), and a cgroup v2 where one can be made.
+    #[default]
+    Auto,
+    /// A PID namespace alone (refused where none can be made).
+    Namespace,
+    /// A child subreaper and a cgroup v2 (refused where no cgroup can be made).
+    Cgroup,
+    /// A child subreaper alone: what every Linux allows.
+    Subreaper,
+}
+
+/// What holds the processes of a run, as in force.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+#[non_exhaustive]
+pub struct Layers {
+    /// The keeper is the first process of a new PID namespace: when it exits, the kernel
+    /// kills every process of the run.
+    pub pid_namespace: bool,
+    /// The PID namespace is inside a new user namespace (made without privileges).
+    pub user_namespace: bool,
+    /// The keeper is a child subreaper: orphans of the run become its children, where the
+    /// judge finds and kills them.
+    pub subreaper: bool,
+    /// The run has a cgroup v2 of its own: every process of the run is in it; its CPU time is
+    /// summed over them all, and they are killed together.
+    pub cgroup: bool,
+    /// The parts of the sandbox in force (see [`Layers::sandboxed`]).
+    pub sandbox: Parts,
+    /// The most processes and threads a sandboxed run may have at once.
+    pub processes: u32,
+}
+
+impl Layers {
+    /// The layers' names, for programs: `pid-namespace`, `user-namespace`, `subreaper`,
+    /// `cgroup`, or `process-group` when there is none.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        if self.pid_namespace {
+            names.push("pid-namespace");
+        }
+        if self.user_namespace {
+            names.push("user-namespace");
+        }
+        if self.subreaper {
+            names.push("subreaper");
+        }
+        if self.cgroup {
+            names.push("cgroup");
+        }
+        if names.is_empty() {
+            names.push("process-group");
+        }
+        names.extend(self.sandbox.names());
+        names
+    }
+
+    /// These layers with the sandbox `options` asks for, as much of it as this system allows
+    /// (probed the first time); in strict mode, an error naming what it does not allow. A
+    /// sandbox needs a PID namespace: with `--containment subreaper` or `cgroup` there is none.
+    pub fn sandboxed(mut self, options: &SandboxOptions) -> Result<Layers, SandboxError> {
+        self.processes = options.processes.max(1);
+        let mut parts = Parts {
+            network_opened: options.network,
+            ..Parts::default()
+        };
+        #[cfg(target_os = "linux")]
+        if options.mode != SandboxMode::Off && self.pid_namespace {
+            let bits = sandbox_here(self.user_namespace);
+            parts.ipc = bits & spawn::PROBE_IPC != 0;
+            parts.network = !options.network && bits & spawn::PROBE_NETWORK != 0;
+            parts.files = bits & spawn::PROBE_FILES != 0;
+            parts.proc = parts.files && bits & spawn::PROBE_PROC != 0;
+            parts.nproc = parts.proc && self.user_namespace && bits & spawn::PROBE_NPROC != 0;
+            parts.pids_cgroup =
+                !parts.nproc && ((self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids"));
+            parts.memory_cgroup =
+                (self.cgroup && cgroup::enabled("memory")) || v1_group_here("memory");
+        }
+        self.sandbox = parts;
+        for dir in &options.read_only {
+            if !dir.is_dir() {
+                return Err(SandboxError::NoFolder(dir.clone()));
+            }
+        }
+        let missing = parts.missing();
+        if options.mode == SandboxMode::Strict && !missing.is_empty() {
+            return Err(SandboxError::Missing(missing));
+        }
+        Ok(self)
+    }
+}
+
+/// The sandbox's parts this system allows, probed once (bits of `spawn::probe_sandbox`).
+#[cfg(target_os = "linux")]
+fn sandbox_here(user: bool) -> i32 {
+    use std::os::unix::ffi::OsStrExt;
+    static FOUND: OnceLock<i32> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("chess-puzzles-box-{}-probe", std::process::id()));
+        if std::fs::create_dir(&dir).is_err() {
+            return 0;
+        }
+        let c = |p: &std::path::Path| {
+            std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
+        };
+        let bits = spawn::probe_sandbox(user, &c(&dir), &c(&dir.join("proc")));
+        let _ = std::fs::remove_dir(&dir);
+        bits
+    })
+}
+
+/// Whether a group of the cgroup v1 `controller` can be made here (probed once each).
+#[cfg(target_os = "linux")]
+fn v1_group_here(controller: &'static str) -> bool {
+    static FOUND: Mutex<Vec<(&'static str, bool)>> = Mutex::new(Vec::new());
+    let Ok(mut found) = FOUND.lock() else {
+        return false;
+    };
+    if let Some(&(_, here)) = found.iter().find(|(c, _)| *c == controller) {
+        return here;
+    }
+    let here = sandbox::groups::Group::create(controller, &[]).is_some();
+    found.push((controller, here));
+    here
+}
+
+impl fmt::Display for Layers {
+    /// In words: `a PID namespace (in a user namespace) and a cgroup v2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let first = if self.pid_namespace && self.user_namespace {
+            "a PID namespace (in a user namespace)"
+        } else if self.pid_namespace {
+            "a PID namespace"
+        } else if self.subreaper {
+            "a child subreaper"
+        } else {
+            "a process group"
+        };
+        f.write_str(first)?;
+        if self.cgroup {
+            f.write_str(" and a cgroup v2")?;
+        }
+        Ok(())
+    }
+}
+
+/// A containment that this machine does not allow.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContainmentError {
+    /// No PID namespace can be made (the kernel refuses user namespaces, or a container does).
+    #[error("no PID namespace can be made here (user namespaces are not allowed)")]
+    NoNamespace,
+    /// No cgroup v2 can be made beside the judge's own.
+    #[error(
+        "no cgroup v2 can be made here (none is mounted, or the judge's own cgroup is not writable)"
+    )]
+    NoCgroup,
+    /// Not Linux: a process group is all there is.
+    #[error("only a process group is available on this system")]
+    NotLinux,
+}
+
+/// Which namespaces can be made here, probed once: `Some(user)` when a PID namespace can
+/// (`user`: inside a new user namespace), `None` when none can.
+fn namespace_here() -> Option<bool> {
+    static FOUND: OnceLock<Option<bool>> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if !cfg!(target_os = "linux") {
+            return None;
+        }
+        // A privileged judge makes a PID namespace alone and keeps its own powers; others need
+        // a user namespace around it.
+        // Safety: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        if root && spawn::namespace_works(false) {
+            Some(false)
+        } else if spawn::namespace_works(true) {
+            Some(true)
+        } else {
+            None
+        }
+    })
+}
+
+impl Containment {
+    /// The layers this containment gives on this machine (probed the first time), or why it
+    /// cannot be had.
+    pub fn layers(self) -> Result<Layers, ContainmentError> {
+        if !cfg!(target_os = "linux") {
+            return match self {
+                Containment::Auto => Ok(Layers::default()),
+                _ => Err(ContainmentError::NotLinux),
+            };
+        }
+        let namespace = namespace_here();
+        let cgroup = cgroup::available();
+        match self {
+            Containment::Auto => Ok(Layers {
+                pid_namespace: namespace.is_some(),
+                user_namespace: namespace == Some(true),
+                subreaper: namespace.is_none(),
+                cgroup,
+                ..Layers::default()
+            }),
+            Containment::Namespace => match namespace {
+                Some(user) => Ok(Layers {
+                    pid_namespace: true,
+                    user_namespace: user,
+                    ..Layers::default()
+                }),
+                None => Err(ContainmentError::NoNamespace),
+            },
+            Containment::Cgroup if cgroup => Ok(Layers {
+                subreaper: true,
+                cgroup: true,
+                ..Layers::default()
+            }),
+            Containment::Cgroup => Err(ContainmentError::NoCgroup),
+            Containment::Subreaper => Ok(Layers {
+                subreaper: true,
+                ..Layers::default()
+            }),
+        }
+    }
+}

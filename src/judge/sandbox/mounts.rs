@@ -1,0 +1,331 @@
+//! The file system a sandboxed program sees: a read-only tmpfs root into which the system's
+//! directories, the program's folders and the folders a user opened are bound read-only, a
+//! scratch folder bound at `/tmp` (the only place it may write), a few devices, a `/proc` of
+//! its own, and empty folders over the tests; then `pivot_root` into it.
+//!
+//! The steps are made by the judge ([`Steps`], paths as C strings) and carried out by the
+//! keeper between its `clone` and the program's `execve` ([`Steps::apply`]): only system calls
+//! on prepared data there, nothing allocates.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// One step of the setup.
+#[derive(Debug)]
+enum Step {
+    /// No mount event of this namespace reaches the system's (`MS_REC | MS_PRIVATE` on `/`).
+    Private,
+    /// A tmpfs at the path (`dev`: device files may be used on it; `read_only`: empty for
+    /// good).
+    Tmpfs {
+        at: CString,
+        dev: bool,
+        read_only: bool,
+    },
+    /// A folder (its parent exists).
+    Mkdir(CString),
+    /// An empty file, to bind a device onto.
+    Touch(CString),
+    /// A symbolic link `at` -> `to`.
+    Symlink { to: CString, at: CString },
+    /// A bind mount of `from` at `at`, read-only unless `write`, keeping the flags the kernel
+    /// will not let a user namespace drop (`locked`).
+    Bind {
+        from: CString,
+        at: CString,
+        write: bool,
+        locked: libc::c_ulong,
+    },
+    /// A `proc` of the run's PID namespace at the path.
+    Proc { at: CString },
+    /// The root made read-only, then entered (`pivot_root`), the old root detached, and the
+    /// working folder set.
+    Enter { root: CString, cwd: CString },
+}
+
+/// The steps of one run's file system.
+#[derive(Debug, Default)]
+pub struct Steps {
+    steps: Vec<Step>,
+    /// Folders already made inside the root.
+    made: Vec<PathBuf>,
+    /// Where the root is mounted (outside).
+    root: PathBuf,
+}
+
+/// A path as a C string (a path holds no NUL byte).
+fn c(path: &Path) -> CString {
+    CString::new(path.as_os_str().as_bytes()).unwrap_or_default()
+}
+
+/// The flags of the mount that holds `path` that a bind mount of it must keep.
+fn locked_flags(path: &Path) -> libc::c_ulong {
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    let p = c(path);
+    // Safety: statvfs writes into the struct it is given.
+    if unsafe { libc::statvfs(p.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let mut flags = 0;
+    for (st_flag, ms_flag) in [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ] {
+        if st.f_flag & st_flag != 0 {
+            flags |= ms_flag;
+        }
+    }
+    flags
+}
+
+impl Steps {
+    /// The steps for a root mounted at `root` (an empty folder outside).
+    pub fn new(root: &Path) -> Steps {
+        let mut steps = Steps {
+            root: root.to_path_buf(),
+            ..Steps::default()
+        };
+        steps.steps.push(Step::Private);
+        steps.steps.push(Step::Tmpfs {
+            at: c(root),
+            dev: false,
+            read_only: false,
+        });
+        steps
+    }
+
+    fn inside(&self, path: &Path) -> PathBuf {
+        self.root.join(path.strip_prefix("/").unwrap_or(path))
+    }
+
+    /// Makes the folder `path` (absolute, as the program sees it) and its parents inside.
+    fn mkdir_all(&mut self, path: &Path) {
+        let mut at = PathBuf::from("/");
+        for part in path.components().skip(1) {
+            at.push(part);
+            if !self.made.contains(&at) {
+                self.made.push(at.clone());
+                self.steps.push(Step::Mkdir(c(&self.inside(&at))));
+            }
+        }
+    }
+
+    /// Shows the folder `path` at the same place, read-only (or writable with `write`); a
+    /// symbolic link is shown as the same link.
+    pub fn bind(&mut self, path: &Path, write: bool) {
+        if let Ok(to) = std::fs::read_link(path) {
+            if let Some(parent) = path.parent() {
+                self.mkdir_all(parent);
+            }
+            self.steps.push(Step::Symlink {
+                to: c(&to),
+                at: c(&self.inside(path)),
+            });
+            return;
+        }
+        self.mkdir_all(path);
+        self.steps.push(Step::Bind {
+            from: c(path),
+            at: c(&self.inside(path)),
+            write,
+            locked: locked_flags(path),
+        });
+    }
+
+    /// Shows the host folder `from` at `at`, writable.
+    pub fn scratch(&mut self, from: &Path, at: &Path) {
+        self.mkdir_all(at);
+        self.steps.push(Step::Bind {
+            from: c(from),
+            at: c(&self.inside(at)),
+            write: true,
+            locked: locked_flags(from),
+        });
+    }
+
+    /// A `/dev` with the devices every program may need, and the links to `/proc/self/fd`.
+    pub fn devices(&mut self) {
+        let dev = Path::new("/dev");
+        self.mkdir_all(dev);
+        self.steps.push(Step::Tmpfs {
+            at: c(&self.inside(dev)),
+            dev: true,
+            read_only: false,
+        });
+        for name in ["null", "zero", "full", "random", "urandom"] {
+            let path = dev.join(name);
+            if path.exists() {
+                self.steps.push(Step::Touch(c(&self.inside(&path))));
+                self.steps.push(Step::Bind {
+                    from: c(&path),
+                    at: c(&self.inside(&path)),
+                    write: true,
+                    locked: locked_flags(&path),
+                });
+            }
+        }
+        for (name, to) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            self.steps.push(Step::Symlink {
+                to: c(Path::new(to)),
+                at: c(&self.inside(&dev.join(name))),
+            });
+        }
+    }
+
+    /// A `/proc` of the run's own.
+    pub fn proc(&mut self) {
+        let proc = Path::new("/proc");
+        self.mkdir_all(proc);
+        self.steps.push(Step::Proc {
+            at: c(&self.inside(proc)),
+        });
+    }
+
+    /// An empty read-only folder over `path`, which lies inside a folder shown.
+    pub fn hide(&mut self, path: &Path) {
+        self.steps.push(Step::Tmpfs {
+            at: c(&self.inside(path)),
+            dev: false,
+            read_only: true,
+        });
+    }
+
+    /// The last step: the root entered, `cwd` the working folder.
+    pub fn enter(&mut self, cwd: &Path) {
+        self.steps.push(Step::Enter {
+            root: c(&self.root),
+            cwd: c(cwd),
+        });
+    }
+
+    /// Carries the steps out; on failure, the step's number and `errno`.
+    ///
+    /// # Safety
+    ///
+    /// Only system calls on the prepared steps: callable between a fork and an exec.
+    pub unsafe fn apply(&self) -> Result<(), (usize, i32)> {
+        let null = std::ptr::null::<libc::c_char>();
+        let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        for (i, step) in self.steps.iter().enumerate() {
+            // Safety: mount, mkdir, open, symlink, chdir, pivot_root and umount2 on prepared
+            // C strings.
+            let ok = unsafe {
+                match step {
+                    Step::Private => {
+                        libc::mount(
+                            null,
+                            c"/".as_ptr(),
+                            null,
+                            libc::MS_REC | libc::MS_PRIVATE,
+                            null.cast(),
+                        ) == 0
+                    }
+                    Step::Tmpfs { at, dev, read_only } => {
+                        let flags = libc::MS_NOSUID
+                            | if *dev { 0 } else { libc::MS_NODEV }
+                            | if *read_only { libc::MS_RDONLY } else { 0 };
+                        libc::mount(
+                            c"tmpfs".as_ptr(),
+                            at.as_ptr(),
+                            c"tmpfs".as_ptr(),
+                            flags,
+                            c"mode=0755,size=4m".as_ptr().cast(),
+                        ) == 0
+                    }
+                    Step::Mkdir(at) => {
+                        libc::mkdir(at.as_ptr(), 0o755) == 0 || errno() == libc::EEXIST
+                    }
+                    Step::Touch(at) => {
+                        let fd = libc::open(
+                            at.as_ptr(),
+                            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                            0o644,
+                        );
+                        fd >= 0 && libc::close(fd) == 0
+                    }
+                    Step::Symlink { to, at } => {
+                        libc::symlink(to.as_ptr(), at.as_ptr()) == 0 || errno() == libc::EEXIST
+                    }
+                    Step::Bind {
+                        from,
+                        at,
+                        write,
+                        locked,
+                    } => {
+                        libc::mount(from.as_ptr(), at.as_ptr(), null, libc::MS_BIND, null.cast())
+                            == 0
+                            && (*write
+                                || libc::mount(
+                                    null,
+                                    at.as_ptr(),
+                                    null,
+                                    libc::MS_REMOUNT
+                                        | libc::MS_BIND
+                                        | libc::MS_RDONLY
+                                        | libc::MS_NOSUID
+                                        | locked,
+                                    null.cast(),
+                                ) == 0)
+                    }
+                    Step::Proc { at } => {
+                        libc::mount(
+                            c"proc".as_ptr(),
+                            at.as_ptr(),
+                            c"proc".as_ptr(),
+                            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                            null.cast(),
+                        ) == 0
+                    }
+                    Step::Enter { root, cwd } => {
+                        libc::mount(
+                            null,
+                            root.as_ptr(),
+                            null,
+                            libc::MS_REMOUNT
+                                | libc::MS_BIND
+                                | libc::MS_RDONLY
+                                | libc::MS_NOSUID
+                                | libc::MS_NODEV,
+                            null.cast(),
+                        ) == 0
+                            && libc::chdir(root.as_ptr()) == 0
+                            && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr())
+                                == 0
+                            && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
+                            && libc::chdir(cwd.as_ptr()) == 0
+                    }
+                }
+            };
+            if !ok {
+                return Err((i, errno()));
+            }
+        }
+        Ok(())
+    }
+
+    /// What step `i` does, for an error message.
+    pub fn describe(&self, i: usize) -> String {
+        let shown = |p: &CString| p.to_string_lossy().into_owned();
+        match self.steps.get(i) {
+            Some(Step::Private) => "making the mounts private".to_string(),
+            Some(Step::Tmpfs { at, .. }) => format!("mounting a tmpfs at {}", shown(at)),
+            Some(Step::Mkdir(at)) => format!("making the folder {}", shown(at)),
+            Some(Step::Touch(at)) => format!("making the file {}", shown(at)),
+            Some(Step::Symlink { at, .. }) => format!("making the link {}", shown(at)),
+            Some(Step::Bind { from, .. }) => format!("showing {} to the program", shown(from)),
+            Some(Step::Proc { .. }) => "mounting a /proc of its own".to_string(),
+            Some(Step::Enter { .. }) => "entering the sandbox's root".to_string(),
+            None => format!("step {i}"),
+        }
+    }
+}
