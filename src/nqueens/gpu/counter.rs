@@ -154,6 +154,7 @@ pub(crate) fn count(
     stats: &mut Stats,
 ) -> Result<Option<Tally>, GpuError> {
     let started = Instant::now();
+    let waited_before = kernels.waited();
     let range = range.start.min(plan.units())..range.end.min(plan.units());
     control.add_total(range.end - range.start);
     stats.units += range.end - range.start;
@@ -193,7 +194,7 @@ pub(crate) fn count(
     }
     run.stats.kernel_seconds = run.kernels.kernel_seconds();
     run.stats.pair_workgroups = run.kernels.pair_workgroups();
-    run.stats.waited = run.kernels.waited();
+    run.stats.waited = run.kernels.waited() - waited_before;
     run.stats.wall = started.elapsed().as_secs_f64();
     match going {
         Ok(true) => Ok(Some(run.total)),
