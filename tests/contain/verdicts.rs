@@ -107,6 +107,13 @@ fn stress_with(
     script: &str,
     rest: &[&str],
 ) -> serde_json::Value {
+    let mut args = stress_args(containment, extra, script);
+    args.extend_from_slice(rest);
+    json(&mark.run(&args).0)
+}
+
+/// The arguments of one `stress` run of `sh -c script` on one small input.
+fn stress_args<'a>(containment: &'a str, extra: &[&'a str], script: &'a str) -> Vec<&'a str> {
     let mut args = vec![
         "queens",
         "stress",
@@ -123,8 +130,7 @@ fn stress_with(
     ];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", "sh", "-c", script]);
-    args.extend_from_slice(rest);
-    json(&mark.run(&args).0)
+    args
 }
 
 #[test]
@@ -224,24 +230,11 @@ fn a_program_that_kills_its_keeper_ends_with_everything_it_started() {
     for (containment, names) in every() {
         let what = names.join("+");
         let mark = Mark::new("keeper");
-        let (run, took) = mark.run(&[
-            "queens",
-            "stress",
-            "--cases",
-            "1",
-            "--gen-args",
-            "--cases 1",
-            "--shrink-runs",
-            "0",
-            "--format",
-            "json",
-            "--containment",
+        let (run, took) = mark.run(&stress_args(
             containment,
-            "--",
-            "sh",
-            "-c",
+            &[],
             "sleep 300 & sleep 0.3; kill -9 $PPID; sleep 300",
-        ]);
+        ));
         let r = json(&run);
         // In a namespace the keeper is its init, which the program cannot kill: the run is
         // idle too long. Elsewhere the keeper dies, and the run with it.
