@@ -256,9 +256,10 @@ pub fn serve(data: &[u8]) {
     }
     // A plain judge input, asked plainly: the command line's answer.
     let plain = query.is_empty() && !other_method && how & 0b0110_1110 == 0;
-    if plain && usize::from(*pick) % ENDPOINTS.len() < 3 && status != 504 && !answer.cut {
+    let endpoint = usize::from(*pick) % ENDPOINTS.len();
+    if plain && endpoint < 3 && status != 504 && !answer.cut {
         let mut out = Vec::new();
-        let ran = match pick % 12 {
+        let ran = match endpoint {
             0 => {
                 let options = queens::Options {
                     format: OutputFormat::Json,
