@@ -152,11 +152,11 @@ mod tests {
 
     #[test]
     fn an_illegal_move_stops_the_walk() {
-        let w = walk(&sample(), &squares(&["h2", "h1", "a8", "b2"]));
+        let w = walk(&sample(), &squares(&["h2", "h1", "a7", "b2"]));
         assert_eq!(w.stops.len(), 3);
         let illegal = w.illegal.clone().unwrap();
         assert_eq!(illegal.index, 3);
-        assert_eq!(illegal.why, "h1 to a8 is not a queen move");
+        assert_eq!(illegal.why, "h1 to a7 is not a queen move");
         assert!(!w.complete());
         assert_eq!(w.unvisited, squares(&["e6", "c5"]));
     }
