@@ -129,7 +129,7 @@ pub fn check(data: &[u8]) {
 /// Every route of the server is here (the regression test checks it against
 /// `src/serve/routes.rs`); a new one goes at the end, so that the seeds keep their endpoint.
 #[cfg(feature = "serve")]
-pub const ENDPOINTS: [(&str, &str); 17] = [
+pub const ENDPOINTS: [(&str, &str); 18] = [
     ("POST", "/api/queens"),
     ("POST", "/api/sultan"),
     ("POST", "/api/tour"),
@@ -147,6 +147,7 @@ pub const ENDPOINTS: [(&str, &str); 17] = [
     ("POST", "/api/queens/trace"),
     ("POST", "/api/sultan/trace"),
     ("POST", "/api/tour/trace"),
+    ("POST", "/api/tour/walk"),
 ];
 
 /// The server's request handling (the guards, the query parameters, the bodies, every

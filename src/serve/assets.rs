@@ -51,6 +51,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("/js/queenstrace.js", "js/queenstrace.js", JS),
     asset!("/js/share.js", "js/share.js", JS),
     asset!("/js/tryit.js", "js/tryit.js", JS),
+    asset!("/js/searchpanel.js", "js/searchpanel.js", JS),
+    asset!("/js/tourtry.js", "js/tourtry.js", JS),
     asset!("/js/pieces.js", "js/pieces.js", JS),
 ];
 

@@ -15,6 +15,7 @@
 //! | `POST /api/sultan` | judge input | `format` |
 //! | `POST /api/tour` | judge input | `format` |
 //! | `POST /api/tour/explain` | judge input | |
+//! | `POST /api/tour/walk` | `{"input": judge input, "moves": [square, ...]}` | |
 //! | `POST /api/showdown` | judge input | `format`, `time_limit`, `seed`, `steps`, `greedy` |
 //! | `POST /api/showdown/trace` | judge input | as `/api/showdown` but `format`: the cost over time, then the answers |
 //! | `POST /api/showdown/checks` | `{"input": ..., "answers": [[[type, row, col], ...], ...]}` | |
@@ -64,6 +65,7 @@ fn api(state: Arc<State>) -> Router {
         .route("/sultan", post(judge::answer::<Sultan>))
         .route("/tour", post(judge::answer::<Tour>))
         .route("/tour/explain", post(tour::explain))
+        .route("/tour/walk", post(tour::walk))
         .route("/showdown", post(judge::answer::<Showdown>))
         .route("/showdown/checks", post(showdown::checks))
         .route("/showdown/trace", post(judge::showdown_trace))

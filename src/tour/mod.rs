@@ -27,6 +27,7 @@ pub mod reader;
 pub mod stress;
 pub mod trace;
 pub mod validate;
+pub mod walk;
 pub mod writer;
 
 use std::fmt;
@@ -321,7 +322,6 @@ pub fn check(input: impl Read, output: impl Read, tolerance: Tolerance) -> Check
 /// the last stop is next to the bishop. Says what is wrong, if anything. (It does not say
 /// whether the path is the shortest or the first.)
 pub fn check_path(scenario: &Scenario, path: &[Square]) -> Result<(), String> {
-    let blockers = scenario.blockers();
     let Some((&first, _)) = path.split_first() else {
         return Err("the path is empty".to_string());
     };
@@ -332,35 +332,7 @@ pub fn check_path(scenario: &Scenario, path: &[Square]) -> Result<(), String> {
         ));
     }
     for pair in path.windows(2) {
-        let (from, to) = (pair[0], pair[1]);
-        if usize::from(to.row) >= CLASSIC || usize::from(to.col) >= CLASSIC {
-            return Err(format!("{to} is off the board"));
-        }
-        if from == to || !from.queen_aligned(to) {
-            return Err(format!(
-                "{} to {} is not a queen move",
-                square_name(from),
-                square_name(to)
-            ));
-        }
-        let (dr, dc) = (
-            (i32::from(to.row) - i32::from(from.row)).signum(),
-            (i32::from(to.col) - i32::from(from.col)).signum(),
-        );
-        let mut at = from;
-        while at != to {
-            at = at
-                .offset(dr, dc, CLASSIC)
-                .ok_or_else(|| "a move leaves the board".to_string())?;
-            if blockers.contains(at) {
-                return Err(format!(
-                    "{} to {} crosses or lands on the piece on {}",
-                    square_name(from),
-                    square_name(to),
-                    square_name(at)
-                ));
-            }
-        }
+        check_move(scenario, pair[0], pair[1])?;
     }
     for &k in scenario.knights() {
         if !path.iter().any(|&sq| sq.is_neighbour(k)) {
@@ -376,6 +348,74 @@ pub fn check_path(scenario: &Scenario, path: &[Square]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Checks one move of the queen by the statement's rules: from `from` to `to` along a queen
+/// line (a rank, a file or a diagonal), over empty squares onto an empty square; the pawns,
+/// the knights and the bishop block her (the queen's start is empty once she has left it).
+/// Says what is wrong, if anything.
+///
+/// ```
+/// use chess_puzzles::core::Square;
+/// use chess_puzzles::tour::{Scenario, check_move, parse_square_name};
+///
+/// let board = ".......Q\n...P.P..\n...PNP..\n..NP.P..\n........\n........\n..B.....\n........\n";
+/// let scenario = Scenario::parse(board).unwrap();
+/// let sq = |name| parse_square_name(name).unwrap();
+/// assert_eq!(check_move(&scenario, sq("h8"), sq("h2")), Ok(()));
+/// assert_eq!(
+///     check_move(&scenario, sq("h8"), sq("b2")),
+///     Err("h8 to b2 crosses or lands on the piece on f6".to_string())
+/// );
+/// ```
+pub fn check_move(scenario: &Scenario, from: Square, to: Square) -> Result<(), String> {
+    if usize::from(to.row) >= CLASSIC || usize::from(to.col) >= CLASSIC {
+        return Err(format!("{to} is off the board"));
+    }
+    if from == to || !from.queen_aligned(to) {
+        return Err(format!(
+            "{} to {} is not a queen move",
+            square_name(from),
+            square_name(to)
+        ));
+    }
+    let blockers = scenario.blockers();
+    let (dr, dc) = (
+        (i32::from(to.row) - i32::from(from.row)).signum(),
+        (i32::from(to.col) - i32::from(from.col)).signum(),
+    );
+    let mut at = from;
+    while at != to {
+        at = at
+            .offset(dr, dc, CLASSIC)
+            .ok_or_else(|| "a move leaves the board".to_string())?;
+        if blockers.contains(at) {
+            return Err(format!(
+                "{} to {} crosses or lands on the piece on {}",
+                square_name(from),
+                square_name(to),
+                square_name(at)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The square a chess name (`a1` to `h8`) names, if it names one.
+///
+/// ```
+/// use chess_puzzles::core::Square;
+/// use chess_puzzles::tour::{parse_square_name, square_name};
+///
+/// assert_eq!(parse_square_name("a8"), Some(Square::new(0, 0)));
+/// assert_eq!(parse_square_name("h1").map(square_name).as_deref(), Some("h1"));
+/// assert_eq!(parse_square_name("i9"), None);
+/// ```
+pub fn parse_square_name(name: &str) -> Option<Square> {
+    match name.as_bytes() {
+        &[file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Some(Square::new(b'8' - rank, file - b'a')),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

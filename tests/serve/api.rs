@@ -280,6 +280,94 @@ fn showdown_checks_name_every_kings_checkers() {
     server.stop(Duration::from_secs(10));
 }
 
+/// The squares of a judge path (`h8h2e5`), as names.
+fn path_squares(path: &str) -> Vec<String> {
+    (0..path.len() / 2)
+        .map(|i| path[2 * i..2 * i + 2].to_string())
+        .collect()
+}
+
+/// `/api/tour/walk`: on generated boards, the command line's tour walked move by move is
+/// complete, with the shortest tour the command line's; a walk cut short is not complete and
+/// names the knights still to visit; a move off a queen line is refused with its number; bad
+/// bodies and too many moves are refused.
+#[test]
+fn tour_walk_checks_each_move_and_compares_with_the_command_line() {
+    let server = Server::start(&[]);
+    let walk = |input: &str, moves: &[String]| {
+        let body = serde_json::json!({ "input": input, "moves": moves });
+        let answer = post(&server.url("/api/tour/walk"), body.to_string().as_bytes());
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        serde_json::from_slice::<serde_json::Value>(&answer.body).unwrap()
+    };
+    let mut tours = 0;
+    for seed in 1..=12u64 {
+        let seed = seed.to_string();
+        let input =
+            String::from_utf8(generate(&["tour", "gen", "--seed", &seed, "--cases", "1"])).unwrap();
+        let answer = run(&["tour"], input.as_bytes()).stdout_text();
+        let path = answer.lines().nth(1).unwrap();
+        let walked = walk(&input, &[]);
+        if path == "impossible" {
+            assert_eq!(walked["shortest"], serde_json::Value::Null, "{input}");
+            continue;
+        }
+        tours += 1;
+        let squares = path_squares(path);
+        let walked = walk(&input, &squares[1..]);
+        assert_eq!(walked["complete"], true, "{input}: {walked}");
+        assert_eq!(walked["illegal"], serde_json::Value::Null);
+        assert_eq!(walked["shortest"]["path"], serde_json::json!(squares));
+        assert_eq!(walked["shortest"]["moves"], squares.len() - 1);
+        let stops: Vec<&str> = walked["stops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["square"].as_str().unwrap())
+            .collect();
+        assert_eq!(stops, squares);
+        // Every knight of the board visited once, at the first stop next to it.
+        let knights = input
+            .lines()
+            .skip(1)
+            .take(8)
+            .flat_map(|l| l.bytes())
+            .filter(|&b| b == b'N')
+            .count();
+        assert_eq!(walked["visited"].as_array().unwrap().len(), knights);
+        if squares.len() > 2 {
+            let short = walk(&input, &squares[1..squares.len() - 1]);
+            assert_eq!(short["complete"], false, "{input}");
+        }
+    }
+    assert!(tours >= 6, "{tours} boards with a tour");
+    // The statement's first board: h2 to c8 is no queen move, so move 2 is refused; h8 to b2
+    // crosses the pawn on f6.
+    let sample = std::fs::read_to_string("tests/data/tour/sample.in").unwrap();
+    let refused = walk(&sample, &path_squares("h2c8"));
+    assert_eq!(refused["illegal"]["index"], 2);
+    assert_eq!(refused["illegal"]["why"], "h2 to c8 is not a queen move");
+    assert_eq!(refused["stops"].as_array().unwrap().len(), 2);
+    assert_eq!(refused["unvisited"], serde_json::json!(["e6", "c5"]));
+    let crossing = walk(&sample, &path_squares("b2"));
+    assert_eq!(
+        crossing["illegal"]["why"],
+        "h8 to b2 crosses or lands on the piece on f6"
+    );
+    // Bad bodies: not JSON, a square that is none, too many moves.
+    for body in [
+        "{\"input\": 3}".to_string(),
+        serde_json::json!({"input": sample, "moves": ["z9"]}).to_string(),
+        serde_json::json!({"input": sample, "moves": vec!["h2"; 257]}).to_string(),
+        serde_json::json!({"input": "1\n", "moves": []}).to_string(),
+    ] {
+        let bad = post(&server.url("/api/tour/walk"), body.as_bytes());
+        assert_eq!(bad.status, 400, "{body}: {}", bad.text());
+        assert!(bad.error()["error"].is_string());
+    }
+    server.stop(Duration::from_secs(10));
+}
+
 #[test]
 fn nqueens_answers_as_the_command_line_does() {
     let server = Server::start(&[]);

@@ -38,6 +38,8 @@ use serde_json::{Value, json};
 use crate::common::run;
 use crate::server::Server;
 
+mod steps;
+
 type Failure = Box<dyn std::error::Error>;
 
 /// A chromedriver this test started, stopped when dropped.
@@ -166,6 +168,7 @@ fn every_view_works_in_a_real_browser() {
             showdown(&page).await?;
             nqueens(&page).await?;
             links(&page).await?;
+            steps::all(&page).await?;
             Ok::<(), Failure>(())
         };
         let result = flows.await;

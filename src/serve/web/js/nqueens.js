@@ -6,6 +6,7 @@ import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { SearchPanels } from './searchpanel.js';
 import { MAX_STATE, StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
 
@@ -56,8 +57,10 @@ export function init() {
   const io = makeIo('nqueens', (text) => bestInput(text),
     'An input of nqueens best: the number of boards, then for each its side n and n rows of n weights');
   const key = (r, c) => r * 64 + c;
+  const panels = new SearchPanels(document.getElementById('nqueens-panels'), 'nqueens');
   const player = new Player(document.getElementById('nqueens-player'), {
     id: 'nqueens',
+    sentenceIn: document.getElementById('nqueens-sentence'),
     show: (k) => showStep(k),
     isSolution: (k) => trace !== null && trace.isSolution(k),
     tally: (k) => (trace ? trace.tally(k) : ''),
@@ -125,6 +128,7 @@ export function init() {
     placements = [];
     weights = null;
     trace = null;
+    panels.clear();
     mode = 'answer';
     player.load(0, '');
     result.textContent = '\u2014';
@@ -161,6 +165,7 @@ export function init() {
     mode = 'search';
     trace.seek(k);
     const sentence = trace.draw(board);
+    panels.show(k);
     step.textContent = `Showing the search on the ${side}x${side} board, at step ${k}.`;
     return sentence;
   }
@@ -175,6 +180,7 @@ export function init() {
     const lines = await api.getLines('nqueens/trace', { n: side, fix: fixes() });
     const parsed = parseTrace(lines);
     trace = new QueensTrace(parsed);
+    panels.load(trace);
     weights = null;
     mode = 'search';
     io.setOutput('');
@@ -235,6 +241,7 @@ export function init() {
       api.text('nqueens/list', '', { ...params, format: 'judge' }),
     ]);
     trace = null;
+    panels.clear();
     player.load(0, '');
     mode = 'answer';
     io.setOutput(judge);
@@ -261,6 +268,7 @@ export function init() {
       api.text('nqueens/best', text, { format: 'judge' }),
     ]);
     trace = null;
+    panels.clear();
     player.load(0, '');
     weightsInput = text;
     weightsSeed = seed;

@@ -1,5 +1,5 @@
 // A player for a search's trace: play, pause, one step forward or back, back to the start,
-// the next solution, and the speed. It knows nothing of the puzzle: `show(k)` draws the state
+// the previous and next solution, a step box and a step slider, and the speed. It knows nothing of the puzzle: `show(k)` draws the state
 // after step k (0: before the first step) and says what happened.
 
 const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 512, 2048];
@@ -32,7 +32,8 @@ export class Player {
   /**
    * Fills `root` with the controls. options: id (a prefix for ids), show(k) (draws the state
    * after step k and returns a sentence for people), isSolution(k) (true when step k found a
-   * solution), onChange(k) (after each move, to keep the address up to date).
+   * solution), onChange(k) (after each move, to keep the address up to date), sentenceIn (an
+   * element to hold the step's sentence instead of the player).
    */
   constructor(root, options) {
     this.options = options;
@@ -74,6 +75,26 @@ export class Player {
       const k = Math.round(Number(this.goto.value));
       if (Number.isFinite(k)) { this.pause(); this.go(k); }
     });
+    // The step slider: a second row, the whole search from step 0 to the end; the arrow
+    // keys move it one step, Page Up and Page Down a tenth, Home and End to the ends.
+    const scrub = document.createElement('div');
+    scrub.className = 'scrub';
+    const sliderLabel = document.createElement('label');
+    sliderLabel.htmlFor = `${id}-slider`;
+    sliderLabel.textContent = 'Step';
+    this.slider = document.createElement('input');
+    this.slider.type = 'range';
+    this.slider.min = '0';
+    this.slider.step = '1';
+    this.slider.id = `${id}-slider`;
+    this.sliderEnd = document.createElement('span');
+    this.sliderEnd.className = 'scrub-end';
+    this.sliderEnd.setAttribute('aria-hidden', 'true');
+    scrub.append(sliderLabel, this.slider, this.sliderEnd);
+    this.slider.addEventListener('input', () => {
+      const k = Number(this.slider.value);
+      if (Number.isFinite(k)) { this.pause(); this.go(k); }
+    });
     const speedLabel = document.createElement('label');
     speedLabel.className = 'speed';
     speedLabel.textContent = 'Speed ';
@@ -94,7 +115,9 @@ export class Player {
     this.status.className = 'status';
     this.status.id = `${id}-status`;
     this.status.setAttribute('aria-live', 'polite');
-    root.append(this.counter, this.status);
+    root.append(scrub, this.counter, this.status);
+    // The sentence may stand elsewhere (under the board, where a phone shows it with the board).
+    if (options.sentenceIn) options.sentenceIn.appendChild(this.status);
     this.start.addEventListener('click', () => { this.pause(); this.go(0); });
     this.back.addEventListener('click', () => { this.pause(); this.go(this.index - 1); });
     this.forward.addEventListener('click', () => { this.pause(); this.go(this.index + 1); });
@@ -136,6 +159,11 @@ export class Player {
     this.goto.max = String(this.steps);
     this.goto.value = String(target);
     this.goto.disabled = !this.steps;
+    this.slider.max = String(this.steps);
+    this.slider.value = String(target);
+    this.slider.disabled = !this.steps;
+    this.slider.setAttribute('aria-valuetext', `step ${target} of ${this.steps}`);
+    this.sliderEnd.textContent = String(this.steps);
     this.prev.disabled = target === 0;
     this.forward.disabled = atEnd;
     this.next.disabled = atEnd;

@@ -6,6 +6,7 @@ import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { SearchPanels } from './searchpanel.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
 
@@ -33,8 +34,10 @@ export function init() {
       }
     },
   });
+  const panels = new SearchPanels(document.getElementById('queens-panels'), 'queens');
   const player = new Player(document.getElementById('queens-player'), {
     id: 'queens',
+    sentenceIn: document.getElementById('queens-sentence'),
     show: (k) => showStep(k),
     isSolution: (k) => state.trace !== null && state.trace.isSolution(k),
     tally: (k) => (state.trace ? state.trace.tally(k) : ''),
@@ -49,6 +52,7 @@ export function init() {
     if (on) {
       player.load(0, '');
       state.trace = null;
+      panels.clear();
       state.mode = 'answer';
       mode.textContent = 'Your own placement: click a square (or press Enter on it) to put a queen there or take her back.';
       tryit.draw(board);
@@ -102,6 +106,7 @@ export function init() {
     state.solutions = first ? first.solutions : [];
     state.index = 0;
     state.trace = null;
+    panels.clear();
     player.load(0, '');
   }
 
@@ -110,6 +115,7 @@ export function init() {
     const lines = await api.jsonLines('queens/trace', input());
     const trace = parseTrace(lines.objects.filter((l) => l.case === 1));
     state.trace = new QueensTrace(trace);
+    panels.load(state.trace);
     state.mode = 'search';
     player.load(trace.steps.length, endNote(trace.end), step);
   }
@@ -119,6 +125,7 @@ export function init() {
     state.mode = 'search';
     state.trace.seek(k);
     const sentence = state.trace.draw(board);
+    panels.show(k);
     const [gr, gc] = state.given;
     mode.textContent = `Showing the search for the placements with the queen on row ${gr}, column ${gc}, at step ${k}.`;
     return sentence;

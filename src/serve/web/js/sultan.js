@@ -6,6 +6,7 @@ import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { SearchPanels } from './searchpanel.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
 
@@ -77,6 +78,7 @@ export function init() {
     searching = false;
     player.pause();
     trace = null;
+    panels.clear();
     player.load(0, '');
     const text = inputText();
     io.setInput(text);
@@ -92,12 +94,15 @@ export function init() {
     tryit.reset(8);
     drawTry();
   }
+  const panels = new SearchPanels(document.getElementById('sultan-panels'), 'sultan');
   const player = new Player(document.getElementById('sultan-player'), {
     id: 'sultan',
+    sentenceIn: document.getElementById('sultan-sentence'),
     show: (k) => {
       if (!trace) return '';
       trace.seek(k);
       const sentence = trace.draw(board);
+      panels.show(k);
       const best = trace.best();
       // During the search the big number is the search's best so far, not the final answer.
       score.textContent = best === null ? '\u2014' : String(best);
@@ -138,6 +143,7 @@ export function init() {
 
   function showEditor() {
     searching = false;
+    panels.clear();
     trying = false;
     tryButton.setAttribute('aria-pressed', 'false');
     tryit.reset(8);
@@ -189,6 +195,7 @@ export function init() {
     const parsed = parseTrace(lines.objects.filter((l) => l.case === 1));
     const weights = weightsNow().map((row) => row.map(Number));
     trace = new QueensTrace(parsed, weights);
+    panels.load(trace);
     clearAnswer();
     searching = true;
     scoreTitle.textContent = 'Best sum so far';

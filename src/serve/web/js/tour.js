@@ -11,6 +11,7 @@ import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
+import { TourTry } from './tourtry.js';
 
 const SAMPLE = [
   '.......Q',
@@ -44,10 +45,24 @@ export function init() {
     // Its statement already names squares as chess does.
     chess: true,
     name: squareName,
-    onActivate: (r, c) => place(r, c),
+    onActivate: (r, c) => (trying ? io.run(() => tourTry.move(squareName(r, c))) : place(r, c)),
+  });
+  // Try it yourself: the learner moves the queen, each move checked by the library.
+  let trying = false;
+  const tryButton = document.getElementById('tour-try-mode');
+  const tryControls = document.getElementById('tour-try-controls');
+  const palette = document.getElementById('tour-palette');
+  const tourTry = new TourTry({
+    status: document.getElementById('tour-try'),
+    board,
+    input: () => inputText(),
+    drawPieces: (at) => drawPieces(at),
+    drawPath: (squares) => drawPath(squares),
+    fromName,
   });
   const player = new Player(document.getElementById('tour-player'), {
     id: 'tour',
+    sentenceIn: document.getElementById('tour-sentence'),
     show: (k) => showStep(k),
     // A breadth-first search has no solutions to step between: its stages are the last
     // layer (the goal, or where the search ran out) and the end of the path.
@@ -57,7 +72,13 @@ export function init() {
   });
   makeShare('tour', () => api.text('tour', inputText(), { format: 'svg' }), (m) => io.setError(m));
 
+  /** A phone leaves out the palette while a search or a try is shown (style.css). */
+  function stepping() {
+    document.getElementById('view-tour').classList.toggle('stepping', searching || trying);
+  }
+
   function save() {
+    stepping();
     const s = { b: grid.map((row) => row.join('')).join('/') };
     if (searching) s.step = player.index;
     writeState('tour', s);
@@ -345,6 +366,31 @@ export function init() {
     save();
   });
   play.addEventListener('click', animate);
+
+  /** The try-it mode on or off. */
+  async function setTrying(on) {
+    trying = on;
+    tryButton.setAttribute('aria-pressed', String(on));
+    tryControls.hidden = !on;
+    palette.disabled = on;
+    if (on) {
+      forget();
+      draw();
+      save();
+      await tourTry.start();
+    } else {
+      tourTry.stop();
+      draw();
+      stepping();
+    }
+  }
+  tryButton.addEventListener('click', () => io.run(() => setTrying(!trying)));
+  document.getElementById('tour-try-undo').addEventListener('click', () => io.run(() => tourTry.undo()));
+  document.getElementById('tour-try-restart').addEventListener('click', () => io.run(() => tourTry.start()));
+  // Every other action leaves the try-it mode.
+  for (const id of ['tour-solve', 'tour-watch', 'tour-play', 'tour-sample', 'tour-clear']) {
+    document.getElementById(id).addEventListener('click', () => { if (trying) setTrying(false); }, { capture: true });
+  }
   document.getElementById('view-tour').addEventListener('keydown', (e) => {
     if (searching) player.key(e);
   });
@@ -362,6 +408,7 @@ export function init() {
       }
       const step = numberParam(params, 'step', 0, 100000, null);
       grid = rows.map((row) => row.split(''));
+      if (trying) await setTrying(false);
       forget();
       io.setInput(inputText());
       if (step === null) await solveInput(inputText());
