@@ -497,3 +497,71 @@ fn cgroup_v1_limits_are_the_ones_asked_for_and_hold() {
     assert!(groups_of(&memory, judge, "memory.limit_in_bytes").is_empty());
     mark.assert_none_left(Duration::from_secs(2), "v1 limits");
 }
+
+#[test]
+fn without_a_namespace_a_fork_bomb_is_still_bounded_and_ended() {
+    // `--containment subreaper` and `cgroup` have no sandbox, but a process limit: a cgroup's
+    // pids.max where one can be made, RLIMIT_NPROC in a user namespace of the program's own
+    // otherwise, named in the JSON's containment.
+    let dir = tests();
+    for (containment, names) in crate::hostile::every() {
+        if !["subreaper", "cgroup"].contains(containment) {
+            continue;
+        }
+        let what = names.join("+");
+        let limit = names
+            .iter()
+            .find(|n| n.starts_with("process-limit"))
+            .cloned();
+        // Where the default sandbox has a process limit, so does this mode (the same pids
+        // cgroup, or a user namespace of the program's own).
+        let sandboxed = parts().iter().any(|p| p.starts_with("process-limit"));
+        let Some(limit) = limit else {
+            assert!(
+                !sandboxed && std::env::var("CI").as_deref() != Ok("true"),
+                "--containment {containment}: no process limit here: {what}"
+            );
+            eprintln!("skipped: --containment {containment} has no process limit here");
+            continue;
+        };
+        eprintln!("--containment {containment}: {limit}");
+        let mark = Mark::new("bomb-plain");
+        let mode = ["--containment", containment, "--process-limit", "40", "--jobs", "1"];
+        // Each process starts two more and spins: at most 40 of them can be.
+        let mut extra = mode.to_vec();
+        extra.extend_from_slice(&["--time-limit", "0.5"]);
+        let started = std::time::Instant::now();
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &extra,
+            "b() { b & b & while :; do :; done; }; b",
+        );
+        for line in &lines[..2] {
+            assert_eq!(line["verdict"], "TLE", "{what}: {line}");
+        }
+        let summary = &lines[2];
+        assert!(
+            summary["containment"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n == limit.as_str()),
+            "{what}: {summary}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20), "{what}");
+        mark.assert_none_left(Duration::from_secs(2), &what);
+        // The limit itself: the fork that would make a 41st process is refused.
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &mode,
+            "i=0; while [ $i -lt 60 ]; do sleep 30 & i=$((i + 1)); done; exec \"$CP\" queens",
+        );
+        for line in &lines[..2] {
+            assert_eq!(line["verdict"], "RE", "{what}: {line}");
+            assert!(line["reason"].as_str().unwrap().contains("fork"), "{what}: {line}");
+        }
+        mark.assert_none_left(Duration::from_secs(2), &what);
+    }
+}

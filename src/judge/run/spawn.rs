@@ -330,6 +330,29 @@ pub(super) fn probe_sandbox(user: bool, dir: &CString, proc: &CString) -> i32 {
     }
 }
 
+/// Whether a process of the judge's user may make a user namespace of its own and map its
+/// user in it (where `RLIMIT_NPROC` counts its processes alone): a trial child tries.
+#[cfg(target_os = "linux")]
+pub(super) fn probe_own_user_namespace() -> bool {
+    let maps = UserMaps::own();
+    // Safety: the child makes only system calls on prepared data and exits.
+    let pid = unsafe { raw_fork(0) };
+    if pid == 0 {
+        // Safety: async-signal-safe calls only, then _exit.
+        unsafe {
+            let ok = libc::unshare(libc::CLONE_NEWUSER) == 0 && maps.write();
+            libc::_exit(if ok { 0 } else { 1 });
+        }
+    }
+    if pid < 0 {
+        return false;
+    }
+    let mut status = 0;
+    // Safety: waitpid writes the status of the child just made.
+    let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+    reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+}
+
 fn namespace_flags(pid_namespace: bool, user_namespace: bool) -> libc::c_int {
     #[cfg(target_os = "linux")]
     {
