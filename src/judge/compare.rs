@@ -684,7 +684,9 @@ mod tests {
     fn an_answer_in_memory_is_compared_in_pieces_with_the_same_verdicts() {
         // 200,000 lines (about 1.4 MB, many pieces), one line longer than a piece, no final
         // line end.
-        let mut answer: Vec<u8> = (0..200_000).flat_map(|i| format!("{i:6}\n").into_bytes()).collect();
+        let mut answer: Vec<u8> = (0..200_000)
+            .flat_map(|i| format!("{i:6}\n").into_bytes())
+            .collect();
         answer.extend(std::iter::repeat_n(b'x', 3 * PIECE));
         let mut pieces = 0;
         let mut rest = answer.as_slice();
@@ -707,10 +709,15 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert_eq!(diff.position.line, 150_001, "{diff}");
-        assert_eq!(diff.to_string(), "150001:4: expected '150000', found '150#00'");
+        assert_eq!(
+            diff.to_string(),
+            "150001:4: expected '150000', found '150#00'"
+        );
         // The long last line, one byte short.
         let short = &answer[..answer.len() - 1];
-        let diff = compare(&answer, short, Tolerance::Exact).unwrap().unwrap_err();
+        let diff = compare(&answer, short, Tolerance::Exact)
+            .unwrap()
+            .unwrap_err();
         assert_eq!(diff.position.line, 200_001, "{diff}");
     }
 

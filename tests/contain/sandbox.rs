@@ -403,8 +403,8 @@ fn v1_group(controller: &str) -> Option<std::path::PathBuf> {
     let mount = mounts.lines().find_map(|line| {
         let (left, right) = line.split_once(" - ")?;
         let right: Vec<&str> = right.split_whitespace().collect();
-        let v1 = right.first() == Some(&"cgroup")
-            && right.get(2)?.split(',').any(|o| o == controller);
+        let v1 =
+            right.first() == Some(&"cgroup") && right.get(2)?.split(',').any(|o| o == controller);
         v1.then(|| left.split_whitespace().nth(4).map(str::to_string))?
     })?;
     Some(Path::new(&mount).join(relative.trim_start_matches('/')))
@@ -439,12 +439,22 @@ fn cgroup_v1_limits_are_the_ones_asked_for_and_hold() {
         .iter()
         .all(|part| parts().iter().any(|p| p == part));
     if !v1 || !pids.join("cgroup.procs").exists() {
-        eprintln!("skipped: the sandbox does not use cgroup v1 groups here: {:?}", parts());
+        eprintln!(
+            "skipped: the sandbox does not use cgroup v1 groups here: {:?}",
+            parts()
+        );
         return;
     }
     let mark = Mark::new("v1");
     let stress = |extra: &[&str], script: &str| {
-        let mut args = vec!["queens", "stress", "--cases", "1", "--gen-args", "--cases 1"];
+        let mut args = vec![
+            "queens",
+            "stress",
+            "--cases",
+            "1",
+            "--gen-args",
+            "--cases 1",
+        ];
         args.extend_from_slice(&["--format", "json", "--jobs", "1"]);
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--", "sh", "-c", script]);
@@ -471,14 +481,23 @@ fn cgroup_v1_limits_are_the_ones_asked_for_and_hold() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["verdict"], "AC", "{r}");
     assert_eq!(
-        seen_pids.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
+        seen_pids
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>(),
         ["40"]
     );
     assert_eq!(
-        seen_memory.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>(),
+        seen_memory
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>(),
         [(48u64 << 20).to_string()]
     );
-    assert!(procs.iter().any(|p| !p.is_empty()), "the run is in its group");
+    assert!(
+        procs.iter().any(|p| !p.is_empty()),
+        "the run is in its group"
+    );
     // Removed after the run.
     for (path, _) in seen_pids.iter().chain(&seen_memory) {
         assert!(!path.exists(), "left: {}", path.display());
@@ -526,7 +545,14 @@ fn without_a_namespace_a_fork_bomb_is_still_bounded_and_ended() {
         };
         eprintln!("--containment {containment}: {limit}");
         let mark = Mark::new("bomb-plain");
-        let mode = ["--containment", containment, "--process-limit", "40", "--jobs", "1"];
+        let mode = [
+            "--containment",
+            containment,
+            "--process-limit",
+            "40",
+            "--jobs",
+            "1",
+        ];
         // Each process starts two more and spins: at most 40 of them can be.
         let mut extra = mode.to_vec();
         extra.extend_from_slice(&["--time-limit", "0.5"]);
@@ -560,7 +586,10 @@ fn without_a_namespace_a_fork_bomb_is_still_bounded_and_ended() {
         );
         for line in &lines[..2] {
             assert_eq!(line["verdict"], "RE", "{what}: {line}");
-            assert!(line["reason"].as_str().unwrap().contains("fork"), "{what}: {line}");
+            assert!(
+                line["reason"].as_str().unwrap().contains("fork"),
+                "{what}: {line}"
+            );
         }
         mark.assert_none_left(Duration::from_secs(2), &what);
     }

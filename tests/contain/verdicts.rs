@@ -202,7 +202,10 @@ fn output_written_after_another_thread_ended_the_program_does_not_count() {
             ]);
             assert_eq!(
                 run.stdout_text(),
-                format!("accepted: {runs} runs (seeds 0..{})\n", runs.parse::<u32>().unwrap() - 1),
+                format!(
+                    "accepted: {runs} runs (seeds 0..{})\n",
+                    runs.parse::<u32>().unwrap() - 1
+                ),
                 "{what}, {}: {}",
                 binary.display(),
                 run.stderr

@@ -336,7 +336,10 @@ mod laid {
         ("cgroup.procs", ""),
         ("cgroup.kill", ""),
         ("cpu.stat", "usage_usec 0\nuser_usec 0\nsystem_usec 0\n"),
-        ("cpu.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"),
+        (
+            "cpu.pressure",
+            "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+        ),
         ("memory.max", "max\n"),
         ("memory.swap.max", "max\n"),
         ("memory.peak", "0\n"),
@@ -414,13 +417,13 @@ mod tests {
             ))
         );
         let v2 = "29 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n";
-        assert_eq!(
-            base_of("0::/\n", v2),
-            Some(PathBuf::from("/sys/fs/cgroup"))
-        );
+        assert_eq!(base_of("0::/\n", v2), Some(PathBuf::from("/sys/fs/cgroup")));
         // No unified line, or no cgroup2 mount: none.
         assert_eq!(base_of("12:pids:/\n", v2), None);
-        assert_eq!(base_of("0::/\n", "32 30 0:28 / /x rw - cgroup cgroup rw,pids\n"), None);
+        assert_eq!(
+            base_of("0::/\n", "32 30 0:28 / /x rw - cgroup cgroup rw,pids\n"),
+            None
+        );
     }
 
     #[test]
@@ -460,7 +463,10 @@ mod tests {
         let write = |file: &str, text: &str| {
             std::fs::write(cgroup.path().join(file), text).unwrap();
         };
-        write("cpu.stat", "usage_usec 1250000\nuser_usec 1000000\nsystem_usec 250000\n");
+        write(
+            "cpu.stat",
+            "usage_usec 1250000\nuser_usec 1000000\nsystem_usec 250000\n",
+        );
         write(
             "cpu.pressure",
             "some avg10=1.00 avg60=0.50 avg300=0.10 total=300000\n\
@@ -496,7 +502,10 @@ mod tests {
         let start = Instant::now();
         drop(held);
         assert!(start.elapsed() < Duration::from_secs(5));
-        assert_eq!(std::fs::read_to_string(path.join("cgroup.kill")).unwrap(), "1");
+        assert_eq!(
+            std::fs::read_to_string(path.join("cgroup.kill")).unwrap(),
+            "1"
+        );
         assert!(path.exists());
         // Only the trial's folder came and went; the held one is the only one left.
         let left: Vec<_> = std::fs::read_dir(dir.path())
@@ -516,7 +525,9 @@ mod tests {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         child.wait().unwrap();
         let gone = dir.path().join(format!("chess-puzzles-{}-3", child.id()));
-        let ours = dir.path().join(format!("chess-puzzles-{}-9", std::process::id()));
+        let ours = dir
+            .path()
+            .join(format!("chess-puzzles-{}-9", std::process::id()));
         let other = dir.path().join("system.slice");
         for path in [&gone, &ours, &other] {
             Fs::Laid.make(path).unwrap();
@@ -525,7 +536,11 @@ mod tests {
         let _root = Root::laid_out(dir.path()).unwrap();
         assert!(!gone.exists());
         assert!(ours.exists() && other.exists());
-        assert!(!dir.path().join(format!("chess-puzzles-{}-probe", std::process::id())).exists());
+        assert!(
+            !dir.path()
+                .join(format!("chess-puzzles-{}-probe", std::process::id()))
+                .exists()
+        );
     }
 
     #[test]

@@ -91,8 +91,7 @@ impl Layers {
         // must not outrun the judge that kills the run's processes one by one.
         #[cfg(target_os = "linux")]
         if options.mode != SandboxMode::Off && !self.pid_namespace {
-            parts.pids_cgroup =
-                (self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids");
+            parts.pids_cgroup = (self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids");
             // RLIMIT_NPROC does not bind root (nor a user namespace mapped to root).
             // Safety: geteuid cannot fail.
             let root = unsafe { libc::geteuid() } == 0;

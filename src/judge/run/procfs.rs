@@ -54,7 +54,10 @@ pub fn children(pid: libc::pid_t) -> Vec<libc::pid_t> {
                     continue;
                 }
                 if let Some(text) = read(&format!("/proc/{pid}/task/{tid}/children")) {
-                    found.extend(text.split_whitespace().filter_map(|p| p.parse::<libc::pid_t>().ok()));
+                    found.extend(
+                        text.split_whitespace()
+                            .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                    );
                 }
             }
         }

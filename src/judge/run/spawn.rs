@@ -715,10 +715,12 @@ unsafe fn traced_stop(
             return traced;
         }
         if event == libc::PTRACE_EVENT_EXIT {
-            if !threads.exit_ends_program(pid, tid, threads::syscall_of(tid)) {
+            // After the program's end, the threads it took with it stop too: let them go.
+            if threads.ended || !threads.exit_ends_program(pid, tid, threads::syscall_of(tid)) {
                 cont(0);
                 return traced;
             }
+            threads.ended = true;
             let mut message: libc::c_ulong = 0;
             libc::ptrace(
                 libc::PTRACE_GETEVENTMSG,

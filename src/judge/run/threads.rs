@@ -20,6 +20,8 @@ pub(super) struct Threads {
     len: usize,
     /// The first thread has not ended itself.
     leader: bool,
+    /// The program's end was met (at a thread's exit stop).
+    pub(super) ended: bool,
 }
 
 impl Threads {
@@ -28,6 +30,7 @@ impl Threads {
             tids: [0; MAX_THREADS],
             len: 0,
             leader: true,
+            ended: false,
         }
     }
 
