@@ -88,8 +88,8 @@ pub trait Answers {
     }
 }
 
-/// A whole right answer held in memory, given in pieces of whole lines of about
-/// [`PIECE`] bytes (a longer line whole), so that comparing it holds no second copy of it.
+/// A whole right answer held in memory, given in pieces of whole lines of about 64 KiB (a
+/// longer line whole), so that comparing it holds no second copy of it.
 impl Answers for &[u8] {
     fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
         if self.is_empty() {

@@ -69,7 +69,7 @@ impl Threads {
         &mut self,
         pid: libc::pid_t,
         tid: libc::pid_t,
-        syscall: Option<i64>,
+        syscall: Option<libc::c_long>,
     ) -> bool {
         let others_live = self.tids[..self.len]
             .iter()
@@ -78,7 +78,7 @@ impl Threads {
             + usize::from(self.leader && tid != pid);
         let ends = match syscall {
             // `exit` ends one thread; the last one's ends the program.
-            Some(nr) if nr == libc::SYS_exit as i64 => others_live == 0,
+            Some(nr) if nr == libc::SYS_exit => others_live == 0,
             // `exit_group`, or a fatal signal (met in any other system call, or none).
             Some(_) => true,
             // Without the registers: as if every thread but the first ended itself.
@@ -102,7 +102,7 @@ impl Threads {
 ///
 /// Only a system call: callable between a fork and an exec.
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-pub(super) unsafe fn syscall_of(tid: libc::pid_t) -> Option<i64> {
+pub(super) unsafe fn syscall_of(tid: libc::pid_t) -> Option<libc::c_long> {
     // Safety: PTRACE_GETREGS writes a user_regs_struct into the one on this stack.
     unsafe {
         let mut regs: libc::user_regs_struct = std::mem::zeroed();
@@ -112,7 +112,7 @@ pub(super) unsafe fn syscall_of(tid: libc::pid_t) -> Option<i64> {
             0usize,
             &mut regs as *mut libc::user_regs_struct,
         ) == 0;
-        ok.then_some(regs.orig_rax as i64)
+        ok.then_some(regs.orig_rax as libc::c_long)
     }
 }
 
@@ -122,7 +122,7 @@ pub(super) unsafe fn syscall_of(tid: libc::pid_t) -> Option<i64> {
 ///
 /// Does nothing.
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
-pub(super) unsafe fn syscall_of(_tid: libc::pid_t) -> Option<i64> {
+pub(super) unsafe fn syscall_of(_tid: libc::pid_t) -> Option<libc::c_long> {
     None
 }
 
@@ -130,8 +130,8 @@ pub(super) unsafe fn syscall_of(_tid: libc::pid_t) -> Option<i64> {
 mod tests {
     use super::*;
 
-    const EXIT: Option<i64> = Some(libc::SYS_exit as i64);
-    const EXIT_GROUP: Option<i64> = Some(libc::SYS_exit_group as i64);
+    const EXIT: Option<libc::c_long> = Some(libc::SYS_exit);
+    const EXIT_GROUP: Option<libc::c_long> = Some(libc::SYS_exit_group);
 
     #[test]
     fn a_thread_that_ends_itself_does_not_end_the_program() {
