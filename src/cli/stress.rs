@@ -106,7 +106,7 @@ pub struct RunArgs {
     /// A folder the program may read (shown read-only at the same path); repeat for more.
     #[arg(long, value_name = "DIR")]
     read_only: Vec<PathBuf>,
-    /// The most processes and threads a sandboxed run may have at once.
+    /// The most processes and threads a run may have at once (not with --sandbox off).
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     process_limit: u32,
     /// How to write the report.

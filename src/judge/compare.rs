@@ -88,17 +88,29 @@ pub trait Answers {
     }
 }
 
-/// A whole right answer held in memory, as one case.
+/// A whole right answer held in memory, given in pieces of whole lines of about 64 KiB (a
+/// longer line whole), so that comparing it holds no second copy of it.
 impl Answers for &[u8] {
     fn next_answer(&mut self, out: &mut Vec<u8>) -> Result<bool, InputError> {
         if self.is_empty() {
             return Ok(false);
         }
-        out.extend_from_slice(self);
-        *self = &[];
+        let end = match self[PIECE.min(self.len())..]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            Some(n) => PIECE.min(self.len()) + n + 1,
+            None => self.len(),
+        };
+        let (piece, rest) = self.split_at(end);
+        out.extend_from_slice(piece);
+        *self = rest;
         Ok(true)
     }
 }
+
+/// The size of the pieces a right answer held in memory is compared in.
+const PIECE: usize = 64 << 10;
 
 /// How many bytes of an output line are kept to be quoted in a message.
 pub const SHOWN: usize = 120;
@@ -666,6 +678,47 @@ mod tests {
             out.extend_from_slice(self.0.remove(0).as_bytes());
             Ok(true)
         }
+    }
+
+    #[test]
+    fn an_answer_in_memory_is_compared_in_pieces_with_the_same_verdicts() {
+        // 200,000 lines (about 1.4 MB, many pieces), one line longer than a piece, no final
+        // line end.
+        let mut answer: Vec<u8> = (0..200_000)
+            .flat_map(|i| format!("{i:6}\n").into_bytes())
+            .collect();
+        answer.extend(std::iter::repeat_n(b'x', 3 * PIECE));
+        let mut pieces = 0;
+        let mut rest = answer.as_slice();
+        let mut joined = Vec::new();
+        while rest.next_answer(&mut joined).unwrap() {
+            pieces += 1;
+            assert!(joined.ends_with(b"\n") || rest.is_empty());
+        }
+        assert_eq!(joined, answer);
+        assert!(pieces > 10, "{pieces}");
+        for t in [Tolerance::Exact, Tolerance::Lines, Tolerance::Tokens] {
+            let got = compare(&answer, answer.as_slice(), t).unwrap();
+            assert_eq!(got, Ok(Accepted { lines: 200_001 }), "{t:?}");
+        }
+        // A difference far into the answer is placed on its line and column.
+        let mut wrong = answer.clone();
+        let at = 150_000 * 7 + 3;
+        wrong[at] = b'#';
+        let diff = compare(&answer, wrong.as_slice(), Tolerance::Lines)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(diff.position.line, 150_001, "{diff}");
+        assert_eq!(
+            diff.to_string(),
+            "150001:4: expected '150000', found '150#00'"
+        );
+        // The long last line, one byte short.
+        let short = &answer[..answer.len() - 1];
+        let diff = compare(&answer, short, Tolerance::Exact)
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(diff.position.line, 200_001, "{diff}");
     }
 
     #[test]

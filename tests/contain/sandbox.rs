@@ -389,3 +389,208 @@ fn with_the_sandbox_off_nothing_of_it_is_in_force() {
     );
     assert_eq!(lines[2]["verdict"], "AC");
 }
+
+/// The folder of this process's group under the cgroup v1 `controller`, where one is
+/// mounted (the judge, a child of the tests, starts in the same groups).
+fn v1_group(controller: &str) -> Option<std::path::PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let relative = own.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+        names.split(',').any(|n| n == controller).then_some(path)
+    })?;
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mount = mounts.lines().find_map(|line| {
+        let (left, right) = line.split_once(" - ")?;
+        let right: Vec<&str> = right.split_whitespace().collect();
+        let v1 =
+            right.first() == Some(&"cgroup") && right.get(2)?.split(',').any(|o| o == controller);
+        v1.then(|| left.split_whitespace().nth(4).map(str::to_string))?
+    })?;
+    Some(Path::new(&mount).join(relative.trim_start_matches('/')))
+}
+
+/// The folders of the groups the judge `pid` made under `base`, with `file`'s contents.
+fn groups_of(base: &Path, pid: u32, file: &str) -> Vec<(std::path::PathBuf, String)> {
+    let prefix = format!("chess-puzzles-{pid}-");
+    std::fs::read_dir(base)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .filter_map(|e| {
+                    let text = std::fs::read_to_string(e.path().join(file)).ok()?;
+                    Some((e.path(), text.trim().to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn cgroup_v1_limits_are_the_ones_asked_for_and_hold() {
+    // As root on a hybrid hierarchy (v1 controllers, no v2 controllers): the run's process
+    // and memory limits are v1 groups the judge makes beside its own.
+    let (Some(pids), Some(memory)) = (v1_group("pids"), v1_group("memory")) else {
+        eprintln!("skipped: no cgroup v1 pids and memory controllers here");
+        return;
+    };
+    let v1 = ["process-limit-cgroup", "memory-limit-cgroup"]
+        .iter()
+        .all(|part| parts().iter().any(|p| p == part));
+    if !v1 || !pids.join("cgroup.procs").exists() {
+        eprintln!(
+            "skipped: the sandbox does not use cgroup v1 groups here: {:?}",
+            parts()
+        );
+        return;
+    }
+    let mark = Mark::new("v1");
+    let stress = |extra: &[&str], script: &str| {
+        let mut args = vec![
+            "queens",
+            "stress",
+            "--cases",
+            "1",
+            "--gen-args",
+            "--cases 1",
+        ];
+        args.extend_from_slice(&["--format", "json", "--jobs", "1"]);
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", "sh", "-c", script]);
+        mark.command(&args).spawn().unwrap()
+    };
+    // While the run sleeps, its groups hold the limits asked for, and the run.
+    let child = stress(
+        &["--process-limit", "40", "--memory-limit", "48"],
+        "sleep 2; exec \"$CP\" queens",
+    );
+    let judge = child.id();
+    let until = std::time::Instant::now() + Duration::from_millis(1500);
+    let (mut seen_pids, mut seen_memory) = (Vec::new(), Vec::new());
+    while std::time::Instant::now() < until && (seen_pids.is_empty() || seen_memory.is_empty()) {
+        seen_pids = groups_of(&pids, judge, "pids.max");
+        seen_memory = groups_of(&memory, judge, "memory.limit_in_bytes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let procs: Vec<String> = groups_of(&pids, judge, "cgroup.procs")
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    let out = child.wait_with_output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["verdict"], "AC", "{r}");
+    assert_eq!(
+        seen_pids
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>(),
+        ["40"]
+    );
+    assert_eq!(
+        seen_memory
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>(),
+        [(48u64 << 20).to_string()]
+    );
+    assert!(
+        procs.iter().any(|p| !p.is_empty()),
+        "the run is in its group"
+    );
+    // Removed after the run.
+    for (path, _) in seen_pids.iter().chain(&seen_memory) {
+        assert!(!path.exists(), "left: {}", path.display());
+    }
+    // The memory limit holds on memory used: a shell holding 100 MB in a variable is MLE
+    // (the address space is not limited; the group's limit stops it). The process limit
+    // holds too: see the fork bomb above, where the cgroup is this limit.
+    let child = stress(
+        &["--memory-limit", "48"],
+        "x=$(head -c 100000000 /dev/zero | tr '\\0' x); echo ${#x}",
+    );
+    let judge = child.id();
+    let out = child.wait_with_output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["verdict"], "MLE", "{r}");
+    assert!(groups_of(&memory, judge, "memory.limit_in_bytes").is_empty());
+    mark.assert_none_left(Duration::from_secs(2), "v1 limits");
+}
+
+#[test]
+fn without_a_namespace_a_fork_bomb_is_still_bounded_and_ended() {
+    // `--containment subreaper` and `cgroup` have no sandbox, but a process limit: a cgroup's
+    // pids.max where one can be made, RLIMIT_NPROC in a user namespace of the program's own
+    // otherwise, named in the JSON's containment.
+    let dir = tests();
+    for (containment, names) in crate::hostile::every() {
+        if !["subreaper", "cgroup"].contains(containment) {
+            continue;
+        }
+        let what = names.join("+");
+        let limit = names
+            .iter()
+            .find(|n| n.starts_with("process-limit"))
+            .cloned();
+        // Where the default sandbox has a process limit, so does this mode (the same pids
+        // cgroup, or a user namespace of the program's own).
+        let sandboxed = parts().iter().any(|p| p.starts_with("process-limit"));
+        let Some(limit) = limit else {
+            assert!(
+                !sandboxed && std::env::var("CI").as_deref() != Ok("true"),
+                "--containment {containment}: no process limit here: {what}"
+            );
+            eprintln!("skipped: --containment {containment} has no process limit here");
+            continue;
+        };
+        eprintln!("--containment {containment}: {limit}");
+        let mark = Mark::new("bomb-plain");
+        let mode = [
+            "--containment",
+            containment,
+            "--process-limit",
+            "40",
+            "--jobs",
+            "1",
+        ];
+        // Each process starts two more and spins: at most 40 of them can be.
+        let mut extra = mode.to_vec();
+        extra.extend_from_slice(&["--time-limit", "0.5"]);
+        let started = std::time::Instant::now();
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &extra,
+            "b() { b & b & while :; do :; done; }; b",
+        );
+        for line in &lines[..2] {
+            assert_eq!(line["verdict"], "TLE", "{what}: {line}");
+        }
+        let summary = &lines[2];
+        assert!(
+            summary["containment"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n == limit.as_str()),
+            "{what}: {summary}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20), "{what}");
+        mark.assert_none_left(Duration::from_secs(2), &what);
+        // The limit itself: the fork that would make a 41st process is refused.
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &mode,
+            "i=0; while [ $i -lt 60 ]; do sleep 30 & i=$((i + 1)); done; exec \"$CP\" queens",
+        );
+        for line in &lines[..2] {
+            assert_eq!(line["verdict"], "RE", "{what}: {line}");
+            assert!(
+                line["reason"].as_str().unwrap().contains("fork"),
+                "{what}: {line}"
+            );
+        }
+        mark.assert_none_left(Duration::from_secs(2), &what);
+    }
+}

@@ -246,3 +246,62 @@ fn cgroups_left_by_a_killed_judge_are_removed_by_the_next() {
     assert!(living_there, "a living judge's cgroup was removed");
     assert!(foreign_there, "a cgroup of another name was removed");
 }
+
+/// `queens stress --format json` with `extra`, on `sh -c script`, stopped by Ctrl-C once the
+/// script's `sleep 300` runs: its exit code, JSON report and standard error.
+fn interrupted(extra: &[&str], script: &str) -> (Option<i32>, serde_json::Value, String) {
+    let mark = Mark::new("interrupted");
+    let mut all = vec!["queens", "stress", "--format", "json", "--jobs", "1"];
+    all.extend_from_slice(extra);
+    all.extend_from_slice(&["--time-limit", "100", "--", "sh", "-c", script]);
+    let child = mark.command(&all).spawn().unwrap();
+    let waited = Instant::now();
+    while !mark.left().iter().any(|p| p.contains(": sleep 300")) {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            mark.left()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let started = Instant::now();
+    send(child.id(), libc::SIGINT);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    mark.assert_none_left(Duration::from_secs(1), "interrupted stress");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stdout));
+    });
+    (
+        out.status.code(),
+        report,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_interrupted_stress_says_so_in_its_json_before_a_failure_and_while_shrinking() {
+    // Before any failure: the first run sleeps.
+    let (code, r, _) = interrupted(&[], "sleep 300; :");
+    assert_eq!(code, Some(130), "{r}");
+    assert_eq!(r["interrupted"], true, "{r}");
+    assert_eq!(r["verdict"], serde_json::Value::Null, "{r}");
+    assert_eq!(r["runs"], 0, "{r}");
+    // While shrinking: the generated input (5 cases) gets a wrong answer at once, every
+    // smaller one sleeps; Ctrl-C once a smaller one runs.
+    let script = "read n; if [ \"$n\" = 5 ]; then echo garbage; exit 0; fi; sleep 300; :";
+    let (code, r, stderr) = interrupted(&["--gen-args", "--cases 5"], script);
+    assert_eq!(code, Some(130), "{r}");
+    assert_eq!(r["interrupted"], true, "{r}");
+    assert_eq!(r["verdict"], "WA", "{r}");
+    assert_eq!(r["runs"], 1, "{r}");
+    // The input reported still fails: the one that failed (5 cases), nothing smaller.
+    assert!(r["input"].as_str().unwrap().starts_with("5\n"), "{r}");
+    assert_eq!(r["original_bytes"], r["shrunk_bytes"], "{r}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(!stderr.contains("no smaller input fails"), "{stderr}");
+}

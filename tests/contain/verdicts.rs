@@ -94,6 +94,127 @@ fn output_written_after_the_program_exited_does_not_count() {
     }
 }
 
+/// A right answer (the judge's own, from a child it waits for), then a thread other than the
+/// main one makes a child and ends the process (`exit`, that is `exit_group`, from that
+/// thread, as a JVM or a Go program may end) while the main thread waits; the child writes
+/// `garbage` the moment the thread that made it is gone (`PR_SET_PDEATHSIG`).
+const THREAD_ENDS_THE_PROCESS: &str = r#"#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void orphaned(int s) { (void)s; write(1, "garbage\n", 8); _exit(0); }
+static void *ender(void *arg) {
+    int ready[2];
+    if (pipe(ready) != 0) _exit(3);
+    pid_t parent = getpid();
+    if (fork() == 0) {
+        signal(SIGUSR1, orphaned);
+        prctl(PR_SET_PDEATHSIG, SIGUSR1);
+        if (getppid() != parent) orphaned(0);
+        write(ready[1], "r", 1);
+        for (;;) pause();
+    }
+    char r;
+    if (read(ready[0], &r, 1) != 1) _exit(3);
+    exit(0);
+    return arg;
+}
+int main(void) {
+    pid_t solver = fork();
+    if (solver == 0) {
+        char *cp = getenv("CP");
+        execl(cp, cp, "queens", (char *)0);
+        _exit(4);
+    }
+    int status;
+    if (waitpid(solver, &status, 0) != solver || status != 0) return 5;
+    pthread_t t;
+    pthread_create(&t, 0, ender, 0);
+    for (;;) pause();
+}
+"#;
+
+/// The first thread ends itself (`pthread_exit`) while another one, later, writes the
+/// answer: the program runs on until its last thread ends.
+const FIRST_THREAD_ENDS_ITSELF: &str = r#"#include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static void *answer(void *arg) {
+    usleep(100000);
+    pid_t solver = fork();
+    if (solver == 0) {
+        char *cp = getenv("CP");
+        execl(cp, cp, "queens", (char *)0);
+        _exit(4);
+    }
+    int status;
+    waitpid(solver, &status, 0);
+    return arg;
+}
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, answer, 0);
+    pthread_exit(0);
+}
+"#;
+
+/// `source` compiled with gcc into `dir` as `name`.
+fn compiled(dir: &std::path::Path, name: &str, source: &str) -> std::path::PathBuf {
+    let file = dir.join(format!("{name}.c"));
+    std::fs::write(&file, source).unwrap();
+    let binary = dir.join(name);
+    let built = std::process::Command::new("gcc")
+        .args(["-O1", "-pthread", "-o"])
+        .arg(&binary)
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    binary
+}
+
+#[test]
+fn output_written_after_another_thread_ended_the_program_does_not_count() {
+    if !have("gcc") {
+        return;
+    }
+    let dir = scratch("thread-exit");
+    let ender = compiled(dir.path(), "ender", THREAD_ENDS_THE_PROCESS);
+    let first_ends = compiled(dir.path(), "first-ends", FIRST_THREAD_ENDS_ITSELF);
+    for (containment, names) in every() {
+        let what = names.join("+");
+        for (binary, runs) in [(&ender, "12"), (&first_ends, "3")] {
+            let mark = Mark::new("thread-exit");
+            let (run, _) = mark.run(&[
+                "queens",
+                "stress",
+                "--cases",
+                runs,
+                "--gen-args",
+                "--cases 1",
+                "--containment",
+                containment,
+                "--",
+                binary.to_str().unwrap(),
+            ]);
+            assert_eq!(
+                run.stdout_text(),
+                format!(
+                    "accepted: {runs} runs (seeds 0..{})\n",
+                    runs.parse::<u32>().unwrap() - 1
+                ),
+                "{what}, {}: {}",
+                binary.display(),
+                run.stderr
+            );
+            mark.assert_none_left(Duration::from_secs(1), &what);
+        }
+    }
+}
+
 /// The verdict and reason of one `stress` run of `sh -c script` on one small input.
 fn stress_once(mark: &Mark, containment: &str, extra: &[&str], script: &str) -> serde_json::Value {
     stress_with(mark, containment, extra, script, &[])

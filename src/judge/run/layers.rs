@@ -36,7 +36,7 @@ pub struct Layers {
     pub cgroup: bool,
     /// The parts of the sandbox in force (see [`Layers::sandboxed`]).
     pub sandbox: Parts,
-    /// The most processes and threads a sandboxed run may have at once.
+    /// The most processes and threads a run may have at once (without `--sandbox off`).
     pub processes: u32,
 }
 
@@ -66,7 +66,8 @@ impl Layers {
 
     /// These layers with the sandbox `options` asks for, as much of it as this system allows
     /// (probed the first time); in strict mode, an error naming what it does not allow. A
-    /// sandbox needs a PID namespace: with `--containment subreaper` or `cgroup` there is none.
+    /// sandbox needs a PID namespace: with `--containment subreaper` or `cgroup` there is none
+    /// but its process limit.
     pub fn sandboxed(mut self, options: &SandboxOptions) -> Result<Layers, SandboxError> {
         self.processes = options.processes.max(1);
         let mut parts = Parts {
@@ -86,6 +87,16 @@ impl Layers {
             parts.memory_cgroup =
                 (self.cgroup && cgroup::enabled("memory")) || v1_group_here("memory");
         }
+        // Without a PID namespace there is no sandbox, but a process limit still: a fork bomb
+        // must not outrun the judge that kills the run's processes one by one.
+        #[cfg(target_os = "linux")]
+        if options.mode != SandboxMode::Off && !self.pid_namespace {
+            parts.pids_cgroup = (self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids");
+            // RLIMIT_NPROC does not bind root (nor a user namespace mapped to root).
+            // Safety: geteuid cannot fail.
+            let root = unsafe { libc::geteuid() } == 0;
+            parts.nproc = !parts.pids_cgroup && !root && own_user_namespace_here();
+        }
         self.sandbox = parts;
         for dir in &options.read_only {
             if !dir.is_dir() {
@@ -98,6 +109,14 @@ impl Layers {
         }
         Ok(self)
     }
+}
+
+/// Whether the program may have a user namespace of its own (for `RLIMIT_NPROC`), probed
+/// once.
+#[cfg(target_os = "linux")]
+fn own_user_namespace_here() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(spawn::probe_own_user_namespace)
 }
 
 /// The sandbox's parts this system allows, probed once (bits of `spawn::probe_sandbox`).

@@ -48,6 +48,8 @@ mod procfs;
 mod program;
 mod spawn;
 mod stderr;
+#[cfg(target_os = "linux")]
+mod threads;
 mod verdict;
 
 use std::fmt;
@@ -415,18 +417,13 @@ fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<P
     let mut v2_pids = false;
     let mut v2_memory = false;
     if layers.cgroup {
-        let (c, procs) = cgroup::Cgroup::create()?;
-        if parts.pids_cgroup && cgroup::enabled("pids") {
-            v2_pids = c.set("pids.max", &processes);
-        }
-        if parts.memory_cgroup
-            && cgroup::enabled("memory")
-            && let Some(memory) = &memory
-        {
-            v2_memory = c.set("memory.max", memory);
-            c.set("memory.swap.max", "0");
-        }
-        prepared.cgroup = Some((c, procs));
+        let created = cgroup::Cgroup::create(
+            parts.pids_cgroup.then_some(processes.as_str()),
+            memory.as_deref().filter(|_| parts.memory_cgroup),
+        )?;
+        v2_pids = created.pids;
+        v2_memory = created.memory;
+        prepared.cgroup = Some((created.cgroup, created.procs));
     }
     let mut v1 = |controller: &str, settings: &[(&str, String)]| -> io::Result<()> {
         let (group, procs) = sandbox::groups::Group::create(controller, settings)

@@ -34,11 +34,34 @@ fn stat_fields(pid: libc::pid_t) -> Option<Vec<i64>> {
 /// The children of `pid`: from `/proc/PID/task/PID/children` where the kernel has it,
 /// otherwise from the parent pid of every process.
 pub fn children(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    // Each thread's own children (a child made by a thread other than the first is listed
+    // under that thread alone).
     if let Some(text) = read(&format!("/proc/{pid}/task/{pid}/children")) {
-        return text
+        let mut found: Vec<libc::pid_t> = text
             .split_whitespace()
             .filter_map(|p| p.parse().ok())
             .collect();
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+            for task in tasks.filter_map(Result::ok).take(MAX_TREE) {
+                let Some(tid) = task
+                    .file_name()
+                    .to_str()
+                    .and_then(|t| t.parse::<libc::pid_t>().ok())
+                else {
+                    continue;
+                };
+                if tid == pid {
+                    continue;
+                }
+                if let Some(text) = read(&format!("/proc/{pid}/task/{tid}/children")) {
+                    found.extend(
+                        text.split_whitespace()
+                            .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                    );
+                }
+            }
+        }
+        return found;
     }
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();

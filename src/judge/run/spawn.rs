@@ -24,6 +24,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use super::Layers;
 use super::cgroup::Cgroup;
 use super::program::Resolved;
+#[cfg(target_os = "linux")]
+use super::threads;
 use crate::judge::sandbox::mounts::Steps;
 use crate::judge::sandbox::network;
 
@@ -328,6 +330,29 @@ pub(super) fn probe_sandbox(user: bool, dir: &CString, proc: &CString) -> i32 {
     }
 }
 
+/// Whether a process of the judge's user may make a user namespace of its own and map its
+/// user in it (where `RLIMIT_NPROC` counts its processes alone): a trial child tries.
+#[cfg(target_os = "linux")]
+pub(super) fn probe_own_user_namespace() -> bool {
+    let maps = UserMaps::own();
+    // Safety: the child makes only system calls on prepared data and exits.
+    let pid = unsafe { raw_fork(0) };
+    if pid == 0 {
+        // Safety: async-signal-safe calls only, then _exit.
+        unsafe {
+            let ok = libc::unshare(libc::CLONE_NEWUSER) == 0 && maps.write();
+            libc::_exit(if ok { 0 } else { 1 });
+        }
+    }
+    if pid < 0 {
+        return false;
+    }
+    let mut status = 0;
+    // Safety: waitpid writes the status of the child just made.
+    let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+    reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+}
+
 fn namespace_flags(pid_namespace: bool, user_namespace: bool) -> libc::c_int {
     #[cfg(target_os = "linux")]
     {
@@ -589,6 +614,8 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         let mut used = [0i64; 3];
         let mut program_done = false;
         let mut traced = false;
+        #[cfg(target_os = "linux")]
+        let mut threads = threads::Threads::new();
         loop {
             let mut status = 0;
             let mut usage: libc::rusage = std::mem::zeroed();
@@ -600,10 +627,16 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
                 break;
             }
             if libc::WIFSTOPPED(status) {
+                // Only the program's threads are traced: a stop is one of theirs.
                 #[cfg(target_os = "linux")]
-                if r == pid {
-                    traced = traced_stop(pid, status, traced, plan.namespace);
+                {
+                    traced = traced_stop(pid, r, status, traced, plan.namespace, &mut threads);
                 }
+                continue;
+            }
+            // A thread's usage is its whole process's, counted when the program is reaped.
+            #[cfg(target_os = "linux")]
+            if r != pid && threads.reaped(r) {
                 continue;
             }
             if !program_done {
@@ -628,11 +661,13 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
     }
 }
 
-/// What the keeper does when the traced program stops (Linux): the first stop (its own
-/// `SIGSTOP`, before `execve`) sets the tracing up; the exit stop tells the judge, waits for
-/// its word, and in a namespace kills every other process of the run before the program's
-/// children can be reparented; a signal is passed on (told to the judge), a stop signal
-/// dropped. Returns whether the program is traced.
+/// What the keeper does when thread `tid` of the traced program `pid` stops (Linux): the
+/// first stop (the program's own `SIGSTOP`, before `execve`) sets the tracing up, of every
+/// thread it will make too; the exit stop of the thread that ends the program tells the judge,
+/// waits for its word, and in a namespace kills every other process of the run before the
+/// program's children can be reparented (a thread that ends itself alone is let go); a signal
+/// is passed on (told to the judge), a stop signal dropped. Returns whether the program is
+/// traced.
 ///
 /// # Safety
 ///
@@ -640,20 +675,24 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
 #[cfg(target_os = "linux")]
 unsafe fn traced_stop(
     pid: libc::pid_t,
+    tid: libc::pid_t,
     status: libc::c_int,
     traced: bool,
     namespace: bool,
+    threads: &mut threads::Threads,
 ) -> bool {
-    // Safety: ptrace, read, kill and write on this keeper's own tracee and descriptors.
+    // Safety: ptrace, read, kill and write on this keeper's own tracees and descriptors.
     unsafe {
         let signal = libc::WSTOPSIG(status);
         let event = (status >> 16) & 0xff;
         let cont = |signal: libc::c_int| {
-            libc::ptrace(libc::PTRACE_CONT, pid, 0usize, signal as usize);
+            libc::ptrace(libc::PTRACE_CONT, tid, 0usize, signal as usize);
         };
-        if !traced {
-            let options =
-                libc::PTRACE_O_TRACEEXIT | libc::PTRACE_O_TRACEEXEC | libc::PTRACE_O_EXITKILL;
+        if !traced && tid == pid {
+            let options = libc::PTRACE_O_TRACEEXIT
+                | libc::PTRACE_O_TRACEEXEC
+                | libc::PTRACE_O_TRACECLONE
+                | libc::PTRACE_O_EXITKILL;
             let ok = libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0usize, options as usize) == 0;
             if ok {
                 send(&[TRACED, 0, 0, 0, 0, 0]);
@@ -661,11 +700,31 @@ unsafe fn traced_stop(
             cont(0);
             return ok;
         }
+        if event == libc::PTRACE_EVENT_CLONE {
+            let mut new: libc::c_ulong = 0;
+            if libc::ptrace(
+                libc::PTRACE_GETEVENTMSG,
+                tid,
+                0usize,
+                &mut new as *mut libc::c_ulong,
+            ) == 0
+            {
+                threads.add(new as libc::pid_t);
+            }
+            cont(0);
+            return traced;
+        }
         if event == libc::PTRACE_EVENT_EXIT {
+            // After the program's end, the threads it took with it stop too: let them go.
+            if threads.ended || !threads.exit_ends_program(pid, tid, threads::syscall_of(tid)) {
+                cont(0);
+                return traced;
+            }
+            threads.ended = true;
             let mut message: libc::c_ulong = 0;
             libc::ptrace(
                 libc::PTRACE_GETEVENTMSG,
-                pid,
+                tid,
                 0usize,
                 &mut message as *mut libc::c_ulong,
             );
@@ -680,26 +739,33 @@ unsafe fn traced_stop(
                 libc::kill(-1, libc::SIGKILL);
             }
             cont(0);
-            return true;
+            return traced;
         }
         if event == libc::PTRACE_EVENT_EXEC {
+            threads.executed();
             send(&[EXECUTED, 0, 0, 0, 0, 0]);
         }
         if event != 0 {
             cont(0);
-            return true;
+            return traced;
+        }
+        let stopping = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
+        if stopping.contains(&signal) {
+            // Dropped, and not told: a new thread's first stop is a SIGSTOP too.
+            cont(0);
+            return traced;
         }
         let mut info: libc::siginfo_t = std::mem::zeroed();
         if libc::ptrace(
             libc::PTRACE_GETSIGINFO,
-            pid,
+            tid,
             0usize,
             &mut info as *mut libc::siginfo_t,
         ) != 0
         {
             // A group stop: carry on.
             cont(0);
-            return true;
+            return traced;
         }
         send(&[
             SIGNALLED,
@@ -709,13 +775,8 @@ unsafe fn traced_stop(
             0,
             0,
         ]);
-        let stopping = [libc::SIGSTOP, libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
-        cont(if stopping.contains(&signal) {
-            0
-        } else {
-            signal
-        });
-        true
+        cont(signal);
+        traced
     }
 }
 
