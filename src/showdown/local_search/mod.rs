@@ -40,6 +40,7 @@ use super::Placement;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
+use super::journal::{Moves, Phase, Why};
 use super::progress::Progress;
 
 mod moves;
@@ -140,6 +141,20 @@ pub struct Search<'a, G> {
     /// How far above the best answer's cost a move may take the board: 0, or the best cost
     /// times [`SLACK`] while the search explores.
     slack: u64,
+    /// The moves kept for a trace, when asked for ([`Search::tell`]).
+    told: Option<Box<Told>>,
+}
+
+/// The moves of a search kept for a trace (see [`Search::tell`]).
+#[derive(Clone, Debug)]
+pub struct Told {
+    /// The board the search started from.
+    pub start: Vec<Placement>,
+    /// Its changes of the board, in order (at most the limit given).
+    pub moves: Moves,
+    /// How many of them lead to the best answer (replayed from `start`); None when the best
+    /// answer came after the limit.
+    pub best_at: Option<usize>,
 }
 
 /// Steps without improvement after which the search restarts from a new randomised greedy
@@ -206,6 +221,7 @@ impl<'a, G: Rng> Search<'a, G> {
             cells: Vec::new(),
             report: None,
             slack: 0,
+            told: None,
         };
         search.set_board(None);
         search
@@ -219,6 +235,36 @@ impl<'a, G: Rng> Search<'a, G> {
             pieces: self.best,
             steps: self.step,
         }
+    }
+
+    /// Keeps every change of the board from now on, at most `limit` of them, and how many
+    /// lead to the best answer (see [`Search::told`]).
+    pub fn tell(&mut self, limit: usize) {
+        self.told = Some(Box::new(Told {
+            start: self.board.placements(),
+            moves: Moves::new(limit),
+            best_at: Some(0),
+        }));
+    }
+
+    /// The changes kept since [`Search::tell`].
+    pub fn told(&self) -> Option<&Told> {
+        self.told.as_deref()
+    }
+
+    /// Notes that the board is the best answer now.
+    fn mark_best(&mut self) {
+        if let Some(told) = &mut self.told {
+            told.best_at = (!told.moves.full).then_some(told.moves.steps.len());
+        }
+    }
+
+    /// Puts `board` in place of the search's, kept as a jump for `why`.
+    fn jump(&mut self, board: Board, why: Why) {
+        if let Some(told) = &mut self.told {
+            told.moves.jump(why, board.placements());
+        }
+        self.set_board(Some(board));
     }
 
     /// Reports every better answer found from now on to `progress`, as test `test`'s.
@@ -261,6 +307,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 if self.board.cost() < self.best_cost {
                     self.best_cost = self.board.cost();
                     self.best = self.board.placements();
+                    self.mark_best();
                     self.improved_at = self.step;
                     if let Some((progress, test)) = self.report {
                         progress.improved(test, self.best_cost);
@@ -292,6 +339,7 @@ impl<'a, G: Rng> Search<'a, G> {
         if self.board.unchecked() == 0 && self.board.cost() < self.best_cost {
             self.best_cost = self.board.cost();
             self.best = self.board.placements();
+            self.mark_best();
         }
         self.best_cost
     }
@@ -406,6 +454,10 @@ impl<'a, G: Rng> Search<'a, G> {
     /// of unchecked kings and of pieces up to date and queues what may make valuations stale
     /// (see [`Search::mark_stale`]).
     fn changed(&mut self, x: usize) {
+        if let Some(told) = &mut self.told {
+            told.moves
+                .set(Phase::Search, self.board.square(x), self.board.piece_at(x));
+        }
         for &k in self.board.flipped() {
             let at = self.unchecked.binary_search(&k);
             match (self.board.checks(k as usize) == 0, at) {
@@ -510,7 +562,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 board.place(p.kind, cell, &mut scratch);
             }
         }
-        self.set_board(Some(board));
+        self.jump(board, Why::Kick);
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;
     }
@@ -542,7 +594,7 @@ impl<'a, G: Rng> Search<'a, G> {
         if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, deadline) {
             return;
         }
-        self.set_board(Some(board));
+        self.jump(board, Why::Restart);
         self.weights.iter_mut().for_each(|w| *w = 1);
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;

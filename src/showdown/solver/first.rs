@@ -3,6 +3,7 @@
 //! relaxation.
 
 use super::*;
+use crate::showdown::journal::{BoundWhy, Moves, Phase};
 
 /// The answer of a test that the run has no time left for (past its limit, or after Ctrl-C):
 /// [`leap_answer`], built in one pass without the candidate sets, or where it finds none the
@@ -36,34 +37,57 @@ pub fn first_answer<'a>(
     candidates: &Candidates,
     deadline: impl Into<Deadline<'a>>,
 ) -> Option<(u64, Vec<Placement>)> {
+    first_answer_told(instance, candidates, deadline.into(), None).map(|(c, p, _)| (c, p))
+}
+
+/// [`first_answer`], with the changes of the board it was built on, from the empty board
+/// (at most `told` of them) when `told` is set.
+pub(super) fn first_answer_told(
+    instance: &Instance,
+    candidates: &Candidates,
+    deadline: Deadline<'_>,
+    told: Option<usize>,
+) -> Option<(u64, Vec<Placement>, Option<Moves>)> {
     let mut board = Board::new(instance);
+    if let Some(limit) = told {
+        board.keep_log(limit);
+    }
     // The plain greedy draws no random number.
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let deadline = deadline.into();
     let complete = greedy(&mut board, candidates, 0.0, &mut rng, deadline);
     if !complete
         && deadline.stopped()
         && let Some(pieces) = leap_answer(instance)
     {
         // Stopped from outside (Ctrl-C): the quick answer, not the slower completion.
-        return verify(instance, &pieces).ok().map(|cost| (cost, pieces));
+        return verify(instance, &pieces)
+            .ok()
+            .map(|cost| (cost, pieces, None));
     }
     let mut found = Vec::with_capacity(2);
+    board.set_phase(Phase::Leaps);
     if complete || complete_by_leaps(&mut board, candidates) {
+        board.set_phase(Phase::Prune);
         prune(&mut board);
-        found.push((board.cost(), board.placements()));
+        found.push((board.cost(), board.placements(), board.take_log()));
     }
     // Where the greedy stopped by itself, `--greedy` answers the simple answer: this one must
     // not cost more. Where the clock stopped it, `--greedy` completes it by leaps too.
     if found.is_empty() || (!complete && !deadline.passed()) {
         let pieces = fallback(instance, candidates);
         if verify(instance, &pieces).is_ok() {
-            let mut b = Board::holding(instance, &pieces);
+            let mut b = Board::new(instance);
+            if let Some(limit) = told {
+                b.keep_log(limit);
+                b.set_phase(Phase::Fallback);
+            }
+            b.put_all(&pieces);
+            b.set_phase(Phase::Prune);
             prune(&mut b);
-            found.push((b.cost(), b.placements()));
+            found.push((b.cost(), b.placements(), b.take_log()));
         }
     }
-    found.into_iter().min_by_key(|(cost, _)| *cost)
+    found.into_iter().min_by_key(|(cost, _, _)| *cost)
 }
 
 /// A lower bound on the cost of every answer, given an answer of cost `upper`: the
@@ -75,23 +99,39 @@ pub(super) fn bound_within(
     upper: u64,
     deadline: Deadline<'_>,
 ) -> u64 {
+    bound_told(instance, candidates, upper, deadline).value
+}
+
+/// [`bound_within`] with what it counts.
+pub(super) fn bound_told(
+    instance: &Instance,
+    candidates: &Candidates,
+    upper: u64,
+    deadline: Deadline<'_>,
+) -> BoundWhy {
     // Every king needs a piece that checks it.
-    let simple = (0..candidates.king_count())
+    let simple_king = (0..candidates.king_count())
         .filter_map(|k| {
             candidates
                 .of_king(k)
                 .iter()
-                .map(|c| u64::from(instance.cost(c.kind)))
+                .map(|c| (instance.cost(c.kind), c.kind))
                 .min()
+                .map(|(price, kind)| (price, candidates.king_square(k), kind))
         })
-        .max()
-        .unwrap_or(0);
-    if deadline.passed() {
-        return simple;
-    }
-    match Relaxation::new_until(instance, candidates, deadline) {
-        Some(relaxation) => relaxation.lower_bound(upper, 300, deadline).max(simple),
-        None => simple,
+        .max_by_key(|&(price, _, _)| price);
+    let simple = simple_king.map_or(0, |(price, _, _)| u64::from(price));
+    let relaxation = if deadline.passed() {
+        None
+    } else {
+        Relaxation::new_until(instance, candidates, deadline)
+            .map(|relaxation| relaxation.lower_bound(upper, 300, deadline))
+    };
+    BoundWhy {
+        value: relaxation.unwrap_or(0).max(simple),
+        simple,
+        simple_king: simple_king.map(|(_, king, kind)| (king, kind)),
+        relaxation,
     }
 }
 

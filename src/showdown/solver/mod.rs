@@ -18,6 +18,7 @@ use super::candidates::Candidates;
 use super::construction::{complete_by_leaps, fallback, greedy, leap_answer, prune};
 use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
+use super::journal::Recorder;
 use super::judge::verify;
 use super::local_search::{Limits, Search};
 use super::progress::Progress;
@@ -26,7 +27,7 @@ use super::{Answer, Instance, Placement, STATEMENT_SIDES, score};
 mod first;
 mod prepared;
 
-use first::{bound_within, cheapest_kind, finish};
+use first::{bound_told, cheapest_kind, finish, first_answer_told};
 pub use first::{first_answer, plain_greedy, plain_greedy_within, quick_answer};
 pub use prepared::{Prepared, prepare};
 use prepared::{State, part_of, prepare_within};
@@ -152,6 +153,9 @@ pub struct Settings<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Where to report the run's state, for a progress display.
     pub progress: Option<&'a Progress>,
+    /// Where to leave the story of each test solved by the search, for a trace
+    /// ([`crate::showdown::trace`]); the tests given a quick answer have none.
+    pub trace: Option<&'a Recorder>,
 }
 
 /// How a run ended (every test was answered, unless `unread`).
@@ -448,6 +452,7 @@ fn solve_window<E>(
     let progress = settings.progress;
     let late = hard.later_by(FIRST_ANSWER_MIN);
     let first = window.start;
+    let told = settings.trace.map(|r| r.limit);
     let prepared: Vec<Prepared> = instances[window.clone()]
         .par_iter()
         .enumerate()
@@ -459,9 +464,10 @@ fn solve_window<E>(
                     instance,
                     candidates: None,
                     state: State::Done(quick_answer(instance)),
+                    story: None,
                 }
             } else {
-                prepare_within(instance, share, hard, steps)
+                prepare_within(instance, share, hard, steps, told)
             };
             if let (Some(progress), Some((cost, bound))) = (progress, p.standing()) {
                 progress.update(i, cost, bound);
@@ -473,6 +479,9 @@ fn solve_window<E>(
     let mut written = 0;
     while written < prepared.len() && prepared[written].is_done() {
         let more = prepared.get(written + 1).is_some_and(Prepared::is_done);
+        if let Some(recorder) = settings.trace {
+            prepared[written].tell(recorder, first + written, &[]);
+        }
         hand_out(first + written, prepared[written].conclude(&[]), more)?;
         written += 1;
     }
@@ -548,6 +557,9 @@ fn solve_window<E>(
             still_open = still_open.saturating_sub(1).max(1);
         }
         let more = j + 1 < searched.len() && !searches_on(j + 1);
+        if let Some(recorder) = settings.trace {
+            p.tell(recorder, first + j, &s);
+        }
         hand_out(first + j, p.conclude(&s), more)?;
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! small boards the exact search; then its local searches and the best of their answers.
 
 use super::*;
+use crate::showdown::journal::{Exact, Searched, Story};
 
 /// A test made ready for the search: its first answer and lower bound, or already solved
 /// (proven optimal, or with nothing left to search). See [`prepare`].
@@ -11,6 +12,8 @@ pub struct Prepared<'a> {
     /// The candidate sets, kept for the search of an open test only.
     pub(super) candidates: Option<Candidates>,
     pub(super) state: State,
+    /// What a trace tells of the test so far, when one is kept.
+    pub(super) story: Option<Box<Story>>,
 }
 
 #[derive(Clone, Debug)]
@@ -33,7 +36,7 @@ pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepar
     };
     // The preparation draws no random number: `seed` is kept for the signature's sake.
     let _ = seed;
-    prepare_within(instance, budget.time, hard, budget.steps)
+    prepare_within(instance, budget.time, hard, budget.steps, None)
 }
 
 /// [`prepare`] with the test's `share` of the time, inside a run that ends at `hard` (which
@@ -43,6 +46,7 @@ pub(super) fn prepare_within<'a>(
     share: Duration,
     hard: Deadline<'_>,
     steps: Option<u64>,
+    told: Option<usize>,
 ) -> Prepared<'a> {
     let start = Instant::now();
     let soft = |part: f64| match steps {
@@ -59,13 +63,16 @@ pub(super) fn prepare_within<'a>(
             instance,
             candidates: None,
             state: State::Done(quick_answer(instance)),
+            story: None,
         };
     };
-    let done = |state: Result<Solution, SolveError>, _: Candidates| Prepared {
-        instance,
-        candidates: None,
-        state: State::Done(state),
-    };
+    let done =
+        |state: Result<Solution, SolveError>, _: Candidates, story: Option<Box<Story>>| Prepared {
+            instance,
+            candidates: None,
+            state: State::Done(state),
+            story,
+        };
 
     if instance.king_count() == 0 {
         let kind = cheapest_kind(instance);
@@ -74,20 +81,34 @@ pub(super) fn prepare_within<'a>(
             square: Square::new(0, 0),
         }];
         let solved = finish(instance, pieces, u64::from(instance.cost(kind)));
-        return done(solved, candidates);
+        return done(solved, candidates, None);
     }
 
     let first = first_answer_deadline(hard, instance.side(), start, share, steps);
-    let incumbent = first_answer(instance, &candidates, first);
+    let (incumbent, construction) = match first_answer_told(instance, &candidates, first, told) {
+        Some((cost, pieces, moves)) => (Some((cost, pieces)), moves),
+        None => (None, None),
+    };
 
     let upper = incumbent.as_ref().map_or(u64::MAX / 4, |(c, _)| *c);
-    let lower_bound = bound_within(instance, &candidates, upper, soft(0.1));
+    let bound = bound_told(instance, &candidates, upper, soft(0.1));
+    let lower_bound = bound.value;
+    let mut story = told.map(|limit| {
+        Box::new(Story {
+            instance: instance.clone(),
+            limit,
+            bound,
+            construction: construction.unwrap_or_default(),
+            exact: None,
+            search: None,
+        })
+    });
 
     if let Some((cost, pieces)) = &incumbent
         && *cost <= lower_bound
     {
         let solved = finish(instance, pieces.clone(), lower_bound.max(*cost));
-        return done(solved, candidates);
+        return done(solved, candidates, story);
     }
 
     let exact_deadline = soft(0.2);
@@ -103,17 +124,24 @@ pub(super) fn prepare_within<'a>(
             exact_deadline,
         ) {
             Outcome::Optimal(cost, pieces) => {
+                if let Some(story) = &mut story {
+                    story.exact = Some(Exact::Optimal(cost, pieces.clone()));
+                }
                 let solved = finish(instance, pieces, cost);
-                return done(solved, candidates);
+                return done(solved, candidates, story);
             }
-            Outcome::Infeasible => return done(Err(SolveError::Infeasible), candidates),
-            Outcome::Unfinished => {}
+            Outcome::Infeasible => return done(Err(SolveError::Infeasible), candidates, None),
+            Outcome::Unfinished => {
+                if let Some(story) = &mut story {
+                    story.exact = Some(Exact::Unfinished);
+                }
+            }
         }
     }
 
     let Some((cost, pieces)) = incumbent else {
         let king = instance.kings().iter().next().unwrap_or(Square::new(0, 0));
-        return done(Err(SolveError::NotFound(king)), candidates);
+        return done(Err(SolveError::NotFound(king)), candidates, None);
     };
     Prepared {
         instance,
@@ -123,6 +151,7 @@ pub(super) fn prepare_within<'a>(
             pieces,
             lower_bound,
         },
+        story,
     }
 }
 
@@ -228,7 +257,11 @@ impl Prepared<'_> {
                         board = b;
                     }
                 }
-                Search::new(board, candidates, rng)
+                let mut search = Search::new(board, candidates, rng);
+                if let Some(story) = &self.story {
+                    search.tell(story.limit);
+                }
+                search
             })
             .collect()
     }
@@ -285,6 +318,44 @@ impl Prepared<'_> {
                 .min()
                 .unwrap_or(u64::MAX)
         })
+    }
+
+    /// Leaves the story of the test with `recorder` as test `i`'s, with the moves of the
+    /// search whose answer [`Prepared::conclude`] keeps (the first of the cheapest).
+    pub(super) fn tell(&self, recorder: &Recorder, i: usize, searches: &[Search<'_, ChaCha8Rng>]) {
+        let Some(story) = &self.story else {
+            return;
+        };
+        let mut story = Story::clone(story);
+        let first_cost = match &self.state {
+            State::Open { cost, .. } => *cost,
+            State::Done(_) => u64::MAX,
+        };
+        let kept = searches
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, s)| s.best_cost())
+            .filter(|(_, s)| s.best_cost() <= first_cost);
+        if let Some((index, search)) = kept
+            && let Some(told) = search.told()
+        {
+            let mut moves = told.moves.clone();
+            let cut = match told.best_at {
+                Some(at) => {
+                    moves.steps.truncate(at);
+                    false
+                }
+                None => true,
+            };
+            story.search = Some(Searched {
+                index,
+                of: searches.len(),
+                start: told.start.clone(),
+                moves,
+                cut,
+            });
+        }
+        recorder.keep(i, story);
     }
 
     /// The best of the first answer and the searches' answers, verified.
