@@ -6,10 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::*;
 
+/// A board: the pieces (row, column) -> type, and the unchecked kings.
+type Drawn = (BTreeMap<(i64, i64), u64>, BTreeSet<(i64, i64)>);
+
 /// The pieces (row, column, type) and the unchecked kings on the page's board.
-async fn page_board(
-    client: &Client,
-) -> Result<(BTreeMap<(i64, i64), u64>, BTreeSet<(i64, i64)>), Failure> {
+async fn page_board(client: &Client) -> Result<Drawn, Failure> {
     let names = [
         "bishop",
         "rook",
@@ -50,7 +51,7 @@ async fn page_board(
 
 /// The board after each step of a trace's lines (of one test), replayed here: pieces and the
 /// unchecked kings, index 0 the empty board.
-fn replayed(lines: &[Value]) -> Vec<(BTreeMap<(i64, i64), u64>, BTreeSet<(i64, i64)>)> {
+fn replayed(lines: &[Value]) -> Vec<Drawn> {
     let at = |v: &Value| (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
     let kings: BTreeSet<(i64, i64)> = lines[0]["kings"]
         .as_array()
@@ -180,14 +181,14 @@ pub(super) async fn showdown_steps(page: &Page<'_>) -> Result<(), Failure> {
             vec![],
         )
         .await?;
-    for k in 1..=12 {
+    for (k, state) in states.iter().enumerate().take(13).skip(1) {
         press_char(client, 'n').await?;
         wait_for(
             client,
             &format!("return document.getElementById('showdown-counter').textContent.startsWith('Step {k} of');"),
         )
         .await?;
-        assert_eq!(page_board(client).await?, states[k], "step {k}");
+        assert_eq!(&page_board(client).await?, state, "step {k}");
         let said = text_of(client, "showdown-status").await?;
         if k == 1 {
             let bound = lines[1]["bound"].as_u64().unwrap();
@@ -218,6 +219,20 @@ pub(super) async fn showdown_steps(page: &Page<'_>) -> Result<(), Failure> {
             .await?
             .starts_with("The local search ")
     );
+    // The address keeps the step: opened again, the page shows the same board.
+    let hash = client
+        .execute("return location.hash.slice(1);", vec![])
+        .await?;
+    let hash = hash.as_str().unwrap().to_string();
+    assert!(hash.ends_with(&format!("&step={first_search}")), "{hash}");
+    open(page, "queens").await?;
+    open(page, &hash).await?;
+    wait_for(
+        client,
+        &format!("return document.getElementById('showdown-counter').textContent.startsWith('Step {first_search} of {steps}');"),
+    )
+    .await?;
+    assert_eq!(page_board(client).await?, states[first_search]);
     screenshot(client, "showdown-steps").await?;
     accessible(page, "showdown, a step of the search").await?;
     // The last step again: the final board.
