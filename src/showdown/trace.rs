@@ -112,8 +112,11 @@ impl Told {
         answer: &[u8],
     ) -> io::Result<()> {
         let story = self.recorder.take(case - 1);
+        // The lines are made in memory and written at once: many small writes to an
+        // unbuffered output would take a system call each.
+        let mut lines = Vec::new();
         let mut w = Writer {
-            out,
+            out: &mut lines,
             case: case as u64,
             step: 0,
             board: Board::new(instance),
@@ -183,8 +186,9 @@ impl Told {
             stopped_by: Some((!complete).then_some("steps")),
             ..Line::default()
         })?;
-        w.out.write_all(b"{\"event\":\"answer\",")?;
-        w.out.write_all(answer.strip_prefix(b"{").unwrap_or(answer))
+        lines.extend_from_slice(b"{\"event\":\"answer\",");
+        lines.extend_from_slice(answer.strip_prefix(b"{").unwrap_or(answer));
+        out.write_all(&lines)
     }
 }
 
@@ -266,7 +270,7 @@ struct Piece {
 /// Writes one test's lines, replaying its steps on a board of its own (which gives each
 /// step's cost and the kings it checks or leaves).
 struct Writer<'a> {
-    out: &'a mut dyn Write,
+    out: &'a mut Vec<u8>,
     case: u64,
     step: u64,
     board: Board,
