@@ -57,11 +57,16 @@ pub struct Solve {
     /// the baseline the optimiser is measured against.
     #[arg(long)]
     greedy: bool,
-    /// Write the run as JSON Lines: a "cost" line each time a test's best cost or lower
-    /// bound changes (with the seconds since the start), then each answer as --format json
-    /// writes it, marked "event":"answer" (docs/guide.md describes the lines).
+    /// Write how each answer was reached, as JSON Lines: the lower bound and what it counts,
+    /// the first answer built piece by piece, the exact search's outcome, the local search's
+    /// moves up to the answer kept (each with its cost and the kings it checks or leaves),
+    /// then the answer as --format json writes it (docs/guide.md describes the lines).
     #[arg(long)]
     trace: bool,
+    /// With --trace: at most this many steps in all (a test cut short then jumps to its
+    /// answer, and its "end" line says so).
+    #[arg(long, value_name = "STEPS", requires = "trace", default_value_t = showdown::trace::DEFAULT_STEPS)]
+    trace_steps: u64,
     #[command(flatten)]
     prove: super::prove::ProveArgs,
 }
@@ -163,6 +168,11 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         )));
     }
     super::solve::refuse_trace_format(args.trace, &args.solve.output)?;
+    if args.trace && args.greedy {
+        return Err(Failure::Usage(
+            "--trace follows the optimiser; it cannot be used with --greedy".to_string(),
+        ));
+    }
     if args.trace && args.prove.prove {
         return Err(Failure::Usage(
             "--trace follows the optimiser; it cannot be used with --prove".to_string(),
@@ -193,7 +203,7 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
     }
     let input = Input::open(args.solve.input.as_ref(), out)?;
     if args.trace {
-        let ending = showdown::trace::trace(input.reader, out, &options)
+        let ending = showdown::trace::trace(input.reader, out, &options, args.trace_steps)
             .map_err(|e| Failure::from_run(&input.name, e))?;
         return Ok(if ending.interrupted {
             Verdict::Interrupted

@@ -46,6 +46,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("/js/sultan.js", "js/sultan.js", JS),
     asset!("/js/tour.js", "js/tour.js", JS),
     asset!("/js/showdown.js", "js/showdown.js", JS),
+    asset!("/js/showdowntrace.js", "js/showdowntrace.js", JS),
     asset!("/js/nqueens.js", "js/nqueens.js", JS),
     asset!("/js/player.js", "js/player.js", JS),
     asset!("/js/queenstrace.js", "js/queenstrace.js", JS),

@@ -209,11 +209,31 @@ impl Judge for Showdown {
     }
 }
 
-/// `POST /api/showdown/trace`: the run of `/api/showdown` (the same query but `format`) told
-/// as `showdown --trace` writes it: the changes of each test's cost and bound over time, then
-/// each answer.
+/// The most steps a showdown trace of the server holds: each of a test's searches keeps its
+/// moves up to this many until its answer is written.
+pub const MAX_SHOWDOWN_TRACE_STEPS: u64 = 100_000;
+
+/// `POST /api/showdown/trace`: the run of `/api/showdown` (the same query but `format` and
+/// `greedy`) told as `showdown --trace` writes it: per test the lower bound and why, the
+/// construction piece by piece, the local search's moves, then the answer. `trace_steps`
+/// (default [`showdown::trace::DEFAULT_STEPS`], at most [`MAX_SHOWDOWN_TRACE_STEPS`]) bounds
+/// the steps, as `--trace-steps` does.
 pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: Payload) -> Answer {
     let puzzle = Showdown::options(&mut params, OutputFormat::Json, &state.limits)?;
+    if puzzle.0.greedy {
+        return Err(ApiError::bad(
+            "greedy: a trace follows the optimiser; it cannot be asked for with greedy",
+        ));
+    }
+    let trace_steps = match params.take::<u64>("trace_steps", "a number of steps")? {
+        None => showdown::trace::DEFAULT_STEPS,
+        Some(steps) if steps <= MAX_SHOWDOWN_TRACE_STEPS => steps,
+        Some(steps) => {
+            return Err(ApiError::bad(format!(
+                "trace_steps: expected at most {MAX_SHOWDOWN_TRACE_STEPS} (the server's limit on a showdown trace), found {steps}"
+            )));
+        }
+    };
     params.finish()?;
     let body = body.read(&state.limits).await?;
     let permit = state.gate.enter().await?;
@@ -221,7 +241,7 @@ pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: 
     Ok(
         respond(permit, deadline, super::stream::JSON_LINES, move |out| {
             puzzle.check(&body)?;
-            showdown::trace::trace(&body[..], out, &puzzle.0)
+            showdown::trace::trace(&body[..], out, &puzzle.0, trace_steps)
                 .map(|_| ())
                 .map_err(ApiError::from_run)
         })

@@ -17,7 +17,7 @@
 //! | `POST /api/tour/explain` | judge input | |
 //! | `POST /api/tour/walk` | `{"input": judge input, "moves": [square, ...]}` | |
 //! | `POST /api/showdown` | judge input | `format`, `time_limit`, `seed`, `steps`, `greedy` |
-//! | `POST /api/showdown/trace` | judge input | as `/api/showdown` but `format`: the cost over time, then the answers |
+//! | `POST /api/showdown/trace` | judge input | as `/api/showdown` but `format` and `greedy`, and `trace_steps`: the optimiser step by step, then the answers |
 //! | `POST /api/showdown/checks` | `{"input": ..., "answers": [[[type, row, col], ...], ...]}` | |
 //! | `POST /api/nqueens/best` | `nqueens best` input | `format`, `time_limit` |
 //! | `GET`/`POST /api/nqueens/count` | | `n`, `fix` (repeated), `format`, `time_limit` |

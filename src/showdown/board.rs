@@ -19,6 +19,7 @@
 use crate::core::Square;
 use crate::core::pieces::PieceKind;
 
+use super::journal::{Moves, Phase};
 use super::{Instance, Placement};
 
 /// The border width: the longest leap of any piece.
@@ -69,6 +70,8 @@ pub struct Board {
     hop_mask: [u8; 8],
     /// The kings that went into or out of check in the last change.
     flipped: Vec<u32>,
+    /// Every change kept, with the phase that made it, when asked for ([`Board::keep_log`]).
+    log: Option<Box<(Phase, Moves)>>,
 }
 
 impl Board {
@@ -142,6 +145,35 @@ impl Board {
             slide_mask,
             hop_mask,
             flipped: Vec::new(),
+            log: None,
+        }
+    }
+
+    /// Keeps every change from now on (at most `limit`), each with the phase last set by
+    /// [`Board::set_phase`] (at first [`Phase::Greedy`]).
+    pub fn keep_log(&mut self, limit: usize) {
+        self.log = Some(Box::new((Phase::Greedy, Moves::new(limit))));
+    }
+
+    /// The phase the changes from now on are kept with.
+    pub fn set_phase(&mut self, phase: Phase) {
+        if let Some(log) = &mut self.log {
+            log.0 = phase;
+        }
+    }
+
+    /// The changes kept, the log stopped.
+    pub fn take_log(&mut self) -> Option<Moves> {
+        self.log.take().map(|log| log.1)
+    }
+
+    /// Keeps the change of cell `p`, now holding `kind` (or nothing), when a log is kept.
+    fn logged(&mut self, p: usize, kind: Option<PieceKind>) {
+        if self.log.is_some() {
+            let square = self.square(p);
+            if let Some(log) = &mut self.log {
+                log.1.set(log.0, square, kind);
+            }
         }
     }
 
@@ -149,14 +181,19 @@ impl Board {
     /// or an earlier piece, is left out).
     pub fn holding(instance: &Instance, pieces: &[Placement]) -> Board {
         let mut board = Board::new(instance);
+        board.put_all(pieces);
+        board
+    }
+
+    /// Places `pieces` one by one (a piece on a square already taken is left out).
+    pub fn put_all(&mut self, pieces: &[Placement]) {
         let mut scratch = Vec::new();
         for p in pieces {
-            let cell = board.cell(p.square);
-            if board.is_empty(cell) {
-                board.place(p.kind, cell, &mut scratch);
+            let cell = self.cell(p.square);
+            if self.is_empty(cell) {
+                self.place(p.kind, cell, &mut scratch);
             }
         }
-        board
     }
 
     /// The board's side.
@@ -449,6 +486,7 @@ impl Board {
         self.cells[p] = kind as u8;
         self.cost += u64::from(self.price(kind));
         self.pieces += 1;
+        self.logged(p, Some(kind));
     }
 
     /// Removes our piece from `p` (nothing happens when there is none).
@@ -462,6 +500,7 @@ impl Board {
         self.cells[p] = EMPTY;
         self.cost -= u64::from(self.price(kind));
         self.pieces -= 1;
+        self.logged(p, None);
     }
 
     /// Replaces our piece on `p` by one of `kind` (nothing happens when there is none).
@@ -474,6 +513,7 @@ impl Board {
         self.apply(scratch);
         self.cells[p] = kind as u8;
         self.cost = self.cost - u64::from(self.price(old)) + u64::from(self.price(kind));
+        self.logged(p, Some(kind));
     }
 
     /// The net number of kings that a list of changes brings into check (negative when it

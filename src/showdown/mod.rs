@@ -31,6 +31,7 @@ pub mod construction;
 pub mod deadline;
 pub mod exhaustive;
 pub mod generator;
+pub mod journal;
 pub mod judge;
 pub mod local_search;
 pub mod model;
@@ -412,6 +413,19 @@ pub fn run_watched<R: Read, W: Write>(
     options: &Options,
     progress: &Progress,
 ) -> Result<Ending, RunError> {
+    run_told(input, out, options, progress, None)
+}
+
+/// [`run_watched`], writing before each answer the story of its test (see [`trace`]) when
+/// `told` is set: its lines, then the answer as `--format json` writes it, marked
+/// `"event":"answer"` (whatever `options.format`).
+pub(crate) fn run_told<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &Options,
+    progress: &Progress,
+    told: Option<&trace::Told>,
+) -> Result<Ending, RunError> {
     let mut reader = Reader::new(Scanner::new(input))?;
     let mut instances = Vec::new();
     // Where each board starts, for an error about it (its "test i of t" is made then).
@@ -441,10 +455,17 @@ pub fn run_watched<R: Read, W: Write>(
             .with_context(format!("test {case} of {total}"))
         })?;
         let written = Solved::new(instance, &solution, options.explain);
-        output::write_case(out, options.format, case as u64, &written)
-            // Flushed once for the answers that come together.
-            .and_then(|()| if more { Ok(()) } else { out.flush() })
-            .map_err(RunError::Output)?;
+        match told {
+            Some(told) => {
+                let mut line = Vec::new();
+                output::write_case(&mut line, OutputFormat::Json, case as u64, &written)
+                    .and_then(|()| told.write(out, case, instance, &solution, &line))
+            }
+            None => output::write_case(out, options.format, case as u64, &written),
+        }
+        // Flushed once for the answers that come together.
+        .and_then(|()| if more { Ok(()) } else { out.flush() })
+        .map_err(RunError::Output)?;
         Ok::<(), RunError>(())
     };
     let settings = solver::Settings {
@@ -453,6 +474,7 @@ pub fn run_watched<R: Read, W: Write>(
         seed: options.seed,
         stop: options.stop,
         progress: Some(progress),
+        trace: told.map(trace::Told::recorder),
     };
     if options.greedy {
         solver::greedy_input(&instances, &settings, answer)

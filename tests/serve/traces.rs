@@ -183,12 +183,42 @@ fn showdown_traces_and_tour_explanations() {
     let last = lines.last().unwrap();
     assert_eq!(last["event"], "answer");
     assert_eq!(last["pieces"], plain["pieces"]);
-    let costs: Vec<_> = lines.iter().filter(|l| l["event"] == "cost").collect();
-    assert_eq!(costs.last().unwrap()["cost"], plain["cost"]);
+    // The trace is the command line's, byte for byte.
     assert_eq!(
-        post(&server.url("/api/showdown/trace?format=json"), &input).status,
-        400
+        answer.text(),
+        cli(
+            &["showdown", "--trace", "--steps", "2000", "--seed", "1"],
+            &input
+        )
     );
+    assert_eq!(lines[1]["event"], "bound");
+    let end = &lines[lines.len() - 2];
+    assert_eq!(end["event"], "end");
+    assert_eq!(end["cost"], plain["cost"]);
+    for bad in [
+        "format=json",
+        "greedy",
+        "trace_steps=100001",
+        "trace_steps=x",
+    ] {
+        let refused = post(&server.url(&format!("/api/showdown/trace?{bad}")), &input);
+        assert_eq!(refused.status, 400, "{bad}");
+    }
+    let cut = post(
+        &server.url("/api/showdown/trace?steps=2000&seed=1&trace_steps=3"),
+        &input,
+    );
+    let cut: Vec<serde_json::Value> = cut
+        .text()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = &cut[cut.len() - 2];
+    assert_eq!(
+        (end["steps"].as_u64(), &end["complete"]),
+        (Some(4), &serde_json::json!(false))
+    );
+    assert_eq!(cut[cut.len() - 3]["why"], "limit");
 
     let tour = std::fs::read("tests/data/tour/sample.in").unwrap();
     let explained = post(&server.url("/api/tour/explain"), &tour).text();

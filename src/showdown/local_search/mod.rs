@@ -40,8 +40,10 @@ use super::Placement;
 use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
+use super::journal::{Moves, Phase, Why};
 use super::progress::Progress;
 
+mod moves;
 mod neighbourhood;
 
 /// When the search stops.
@@ -139,6 +141,20 @@ pub struct Search<'a, G> {
     /// How far above the best answer's cost a move may take the board: 0, or the best cost
     /// times [`SLACK`] while the search explores.
     slack: u64,
+    /// The moves kept for a trace, when asked for ([`Search::tell`]).
+    told: Option<Box<Told>>,
+}
+
+/// The moves of a search kept for a trace (see [`Search::tell`]).
+#[derive(Clone, Debug)]
+pub struct Told {
+    /// The board the search started from.
+    pub start: Vec<Placement>,
+    /// Its changes of the board, in order (at most the limit given).
+    pub moves: Moves,
+    /// How many of them lead to the best answer (replayed from `start`); None when the best
+    /// answer came after the limit.
+    pub best_at: Option<usize>,
 }
 
 /// Steps without improvement after which the search restarts from a new randomised greedy
@@ -205,6 +221,7 @@ impl<'a, G: Rng> Search<'a, G> {
             cells: Vec::new(),
             report: None,
             slack: 0,
+            told: None,
         };
         search.set_board(None);
         search
@@ -218,6 +235,36 @@ impl<'a, G: Rng> Search<'a, G> {
             pieces: self.best,
             steps: self.step,
         }
+    }
+
+    /// Keeps every change of the board from now on, at most `limit` of them, and how many
+    /// lead to the best answer (see [`Search::told`]).
+    pub fn tell(&mut self, limit: usize) {
+        self.told = Some(Box::new(Told {
+            start: self.board.placements(),
+            moves: Moves::new(limit),
+            best_at: Some(0),
+        }));
+    }
+
+    /// The changes kept since [`Search::tell`].
+    pub fn told(&self) -> Option<&Told> {
+        self.told.as_deref()
+    }
+
+    /// Notes that the board is the best answer now.
+    fn mark_best(&mut self) {
+        if let Some(told) = &mut self.told {
+            told.best_at = (!told.moves.full).then_some(told.moves.steps.len());
+        }
+    }
+
+    /// Puts `board` in place of the search's, kept as a jump for `why`.
+    fn jump(&mut self, board: Board, why: Why) {
+        if let Some(told) = &mut self.told {
+            told.moves.jump(why, board.placements());
+        }
+        self.set_board(Some(board));
     }
 
     /// Reports every better answer found from now on to `progress`, as test `test`'s.
@@ -260,6 +307,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 if self.board.cost() < self.best_cost {
                     self.best_cost = self.board.cost();
                     self.best = self.board.placements();
+                    self.mark_best();
                     self.improved_at = self.step;
                     if let Some((progress, test)) = self.report {
                         progress.improved(test, self.best_cost);
@@ -291,6 +339,7 @@ impl<'a, G: Rng> Search<'a, G> {
         if self.board.unchecked() == 0 && self.board.cost() < self.best_cost {
             self.best_cost = self.board.cost();
             self.best = self.board.placements();
+            self.mark_best();
         }
         self.best_cost
     }
@@ -405,6 +454,10 @@ impl<'a, G: Rng> Search<'a, G> {
     /// of unchecked kings and of pieces up to date and queues what may make valuations stale
     /// (see [`Search::mark_stale`]).
     fn changed(&mut self, x: usize) {
+        if let Some(told) = &mut self.told {
+            told.moves
+                .set(Phase::Search, self.board.square(x), self.board.piece_at(x));
+        }
         for &k in self.board.flipped() {
             let at = self.unchecked.binary_search(&k);
             match (self.board.checks(k as usize) == 0, at) {
@@ -509,7 +562,7 @@ impl<'a, G: Rng> Search<'a, G> {
                 board.place(p.kind, cell, &mut scratch);
             }
         }
-        self.set_board(Some(board));
+        self.jump(board, Why::Kick);
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;
     }
@@ -532,150 +585,6 @@ impl<'a, G: Rng> Search<'a, G> {
         Some(self.unchecked[pick] as usize)
     }
 
-    /// Checks a random unchecked king by the best move among those that check it and keep the
-    /// cost below the best answer's (plus the slack while exploring). Returns false when there
-    /// was none.
-    fn add_for_random_king(&mut self) -> bool {
-        let Some(k) = self.random_unchecked() else {
-            return false;
-        };
-        // (value, age, move)
-        let mut best: Option<(f64, u64, Move)> = None;
-        let consider = |best: &mut Option<(f64, u64, Move)>, value: f64, age: u64, mv: Move| {
-            if best.is_none_or(|b| value > b.0 || (value == b.0 && age < b.1)) {
-                *best = Some((value, age, mv));
-            }
-        };
-        let king_cell = self.board.king_cell(k);
-        // What a move may add to the cost and still leave it below the best answer's (plus
-        // the slack while exploring).
-        let budget =
-            (self.best_cost.saturating_add(self.slack)).saturating_sub(self.board.cost() + 1);
-        // What occupying a square blocks, shared by the pieces tried there (candidates come
-        // grouped by square).
-        let mut through: Vec<Change> = Vec::new();
-        let mut through_of = usize::MAX;
-        for c in self.candidates.of_king(k) {
-            let p = self.board.cell(c.square);
-            let price = f64::from(self.board.price(c.kind));
-            if self.board.is_empty(p) {
-                if !self.free[p] || u64::from(self.board.price(c.kind)) > budget {
-                    continue;
-                }
-                if through_of != p {
-                    through.clear();
-                    self.board.effect_of_occupying(p, &mut through);
-                    through_of = p;
-                }
-                self.effect.clear();
-                self.effect.extend_from_slice(&through);
-                self.board.effect_of_piece(c.kind, p, &mut self.effect);
-                let gain = self.effect_gain() as f64 / price;
-                consider(&mut best, gain, self.age[p], Move::Place(c.kind, p));
-                if c.needs_screen && self.rng.random_range(0..4) == 0 {
-                    self.consider_screens(c.kind, p, king_cell, budget, &mut best);
-                }
-            } else if let Some(old) = self.board.piece_at(p)
-                && old != c.kind
-                && p != self.tabu
-                && u64::from(self.board.price(c.kind)) <= budget + u64::from(self.board.price(old))
-            {
-                self.effect.clear();
-                self.board.effect_of_replace(p, c.kind, &mut self.effect);
-                let gain = self.effect_gain() as f64 / price;
-                consider(&mut best, gain, self.age[p], Move::Replace(c.kind, p));
-            }
-        }
-        match best {
-            Some((_, _, Move::Place(kind, p))) => {
-                self.board.place(kind, p, &mut self.scratch);
-                self.changed(p);
-                self.touch();
-                self.age[p] = self.step;
-                self.tabu = p;
-            }
-            Some((_, _, Move::Replace(kind, p))) => {
-                self.board.replace(p, kind, &mut self.scratch);
-                self.changed(p);
-                self.touch();
-                self.age[p] = self.step;
-                self.tabu = p;
-            }
-            Some((_, _, Move::PlaceWithScreen(kind, p, screen, screen_kind))) => {
-                self.board.place(screen_kind, screen, &mut self.scratch);
-                self.changed(screen);
-                self.touch();
-                self.board.place(kind, p, &mut self.scratch);
-                self.changed(p);
-                self.touch();
-                self.age[p] = self.step;
-                self.age[screen] = self.step;
-                self.tabu = p;
-            }
-            None => return false,
-        }
-        true
-    }
-
-    /// Values placing a cannon on `p` with a screen of the cheapest kind on a random empty
-    /// square between it and the king.
-    fn consider_screens(
-        &mut self,
-        kind: PieceKind,
-        p: usize,
-        king_cell: usize,
-        budget: u64,
-        best: &mut Option<(f64, u64, Move)>,
-    ) {
-        let between: Vec<usize> = self.cells_between(p, king_cell);
-        if between.is_empty() {
-            return;
-        }
-        let screen = between[self.rng.random_range(0..between.len())];
-        if !self.board.is_empty(screen) {
-            return;
-        }
-        let screen_kind = self.cheapest;
-        let total = u64::from(self.board.price(kind)) + u64::from(self.board.price(screen_kind));
-        if total > budget {
-            return;
-        }
-        self.effect.clear();
-        self.board
-            .effect_of_place(screen_kind, screen, &mut self.effect);
-        let mut scratch = std::mem::take(&mut self.scratch);
-        self.board.place(screen_kind, screen, &mut scratch);
-        // The cannon's changes are taken on the board with its screen, the screen's on the
-        // board before it: together they lead from the current counts to the final ones.
-        self.board.effect_of_place(kind, p, &mut self.effect);
-        self.board.remove(screen, &mut scratch);
-        self.scratch = scratch;
-        let gain = self.effect_gain();
-        let price = f64::from(self.board.price(kind)) + f64::from(self.board.price(screen_kind));
-        let value = gain as f64 / price;
-        if best.is_none_or(|b| value > b.0) {
-            *best = Some((
-                value,
-                self.age[p],
-                Move::PlaceWithScreen(kind, p, screen, screen_kind),
-            ));
-        }
-    }
-
-    /// The empty-or-not cells strictly between two cells on one orthogonal line.
-    fn cells_between(&self, a: usize, b: usize) -> Vec<usize> {
-        let sa = self.board.square(a);
-        let sb = self.board.square(b);
-        let dr = i32::from(sb.row) - i32::from(sa.row);
-        let dc = i32::from(sb.col) - i32::from(sa.col);
-        let steps = dr.abs().max(dc.abs());
-        let (ur, uc) = (dr.signum(), dc.signum());
-        (1..steps)
-            .filter_map(|i| sa.offset(ur * i, uc * i, self.board.side()))
-            .map(|sq| self.board.cell(sq))
-            .collect()
-    }
-
     /// Starts again from a randomised greedy answer with fresh weights (built by `deadline`,
     /// else nothing changes, as when the greedy reaches a dead end: on dense boards it often
     /// does); the best answer is kept.
@@ -685,7 +594,7 @@ impl<'a, G: Rng> Search<'a, G> {
         if !super::construction::greedy(&mut board, self.candidates, 0.5, &mut self.rng, deadline) {
             return;
         }
-        self.set_board(Some(board));
+        self.jump(board, Why::Restart);
         self.weights.iter_mut().for_each(|w| *w = 1);
         self.free.iter_mut().for_each(|f| *f = true);
         self.tabu = usize::MAX;
@@ -708,245 +617,5 @@ impl<'a, G: Rng> Search<'a, G> {
     }
 }
 
-/// A move of the search.
-#[derive(Copy, Clone, Debug)]
-enum Move {
-    Place(PieceKind, usize),
-    Replace(PieceKind, usize),
-    /// A piece and, first, a screen of the given kind on the given cell.
-    PlaceWithScreen(PieceKind, usize, usize, PieceKind),
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::SquareSet;
-    use crate::showdown::Instance;
-    use crate::showdown::construction::{greedy, prune};
-    use crate::showdown::judge::verify;
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
-
-    /// A random board of a side in `sides` with kings at a density drawn from `densities`, one
-    /// piece nearly free and the others dear (so that replacing by a cheaper kind pays); None
-    /// when the draw is not a valid instance.
-    fn random_instance(
-        rng: &mut ChaCha8Rng,
-        sides: std::ops::RangeInclusive<usize>,
-        densities: std::ops::Range<f64>,
-    ) -> Option<Instance> {
-        let n = rng.random_range(sides);
-        let density = rng.random_range(densities);
-        let mut kings = SquareSet::new(n);
-        for sq in SquareSet::full(n).iter() {
-            if rng.random_bool(density) {
-                kings.insert(sq);
-            }
-        }
-        let mut costs = [0u32; 8];
-        for c in &mut costs {
-            *c = rng.random_range(1000..100_000);
-        }
-        costs[rng.random_range(0..8)] = rng.random_range(1..50);
-        Instance::new(n, kings, costs).ok()
-    }
-
-    /// A random board of a side in `sides` (kings at a density of 20% to 80%, prices as in
-    /// [`random_instance`]), its candidates and a randomised greedy answer without its
-    /// redundant pieces; None when the draw is not a valid instance or the greedy reaches a
-    /// dead end.
-    fn random_start(
-        rng: &mut ChaCha8Rng,
-        sides: std::ops::RangeInclusive<usize>,
-    ) -> Option<(Instance, Candidates, Board)> {
-        let instance = random_instance(rng, sides, 0.2..0.8)?;
-        let candidates = Candidates::new(instance.kings());
-        let mut board = Board::new(&instance);
-        if !greedy(&mut board, &candidates, 0.3, rng, None) {
-            return None;
-        }
-        prune(&mut board);
-        Some((instance, candidates, board))
-    }
-
-    /// Taking a piece away or replacing it by a cheaper one, and kicks, keep the exact check
-    /// counts (against a full recount) and the cost, and every answer the search records
-    /// passes the judge at its cost.
-    #[test]
-    fn cheaper_replacements_and_kicks_keep_the_counts_exact() {
-        let mut rng = ChaCha8Rng::seed_from_u64(21);
-        let (mut downs, mut kicks, mut searched) = (0, 0, 0);
-        while searched < 40 {
-            let Some((instance, candidates, board)) = random_start(&mut rng, 4..=11) else {
-                continue;
-            };
-            searched += 1;
-            let mut search =
-                Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
-            let stop = AtomicBool::new(false);
-            let one = Limits::new(1, None, 0);
-            for step in 0..600 {
-                if step % 50 == 49 && !search.best.is_empty() {
-                    search.kick();
-                    kicks += 1;
-                    search.board.assert_consistent(&instance);
-                    assert!(search.board.cost() < search.best_cost);
-                }
-                if search.board.piece_count() > 0 && rng.random_range(0..4) == 0 {
-                    let before: Vec<_> = search.board.placements();
-                    assert!(search.remove_best());
-                    let after = search.board.placements();
-                    if after.len() == before.len() {
-                        // A replacement: one square holds a cheaper piece, the rest is kept.
-                        let changed: Vec<_> =
-                            before.iter().zip(&after).filter(|(a, b)| a != b).collect();
-                        assert_eq!(changed.len(), 1);
-                        let (old, new) = changed[0];
-                        assert_eq!(old.square, new.square);
-                        assert!(instance.cost(new.kind) < instance.cost(old.kind));
-                        downs += 1;
-                    } else {
-                        assert_eq!(after.len() + 1, before.len());
-                    }
-                    search.board.assert_consistent(&instance);
-                }
-                search.resume(&one, &stop);
-                search.board.assert_consistent(&instance);
-                assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
-            }
-        }
-        assert!(
-            downs > 0 && kicks > 0,
-            "{downs} replacements, {kicks} kicks"
-        );
-    }
-
-    /// While a search explores, its moves may take the board above the best answer's cost, by
-    /// less than [`SLACK`] of it, and do; the counts stay exact, every answer recorded passes
-    /// the judge at its cost, and without exploration no move leaves the board at or above
-    /// the best answer's cost.
-    #[test]
-    fn exploring_moves_stay_within_the_slack() {
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
-        let (mut above, mut searched) = (0, 0);
-        while searched < 30 {
-            let Some((instance, candidates, board)) = random_start(&mut rng, 6..=14) else {
-                continue;
-            };
-            searched += 1;
-            let mut search =
-                Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
-            let stop = AtomicBool::new(false);
-            let explore = Limits {
-                explore_steps: 1,
-                ..Limits::new(1, None, 0)
-            };
-            let plain = Limits::new(1, None, 0);
-            for step in 0..800 {
-                let best = search.best_cost;
-                let before = search.board.cost();
-                let exploring = step < 400;
-                search.resume(if exploring { &explore } else { &plain }, &stop);
-                search.board.assert_consistent(&instance);
-                assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
-                let cost = search.board.cost();
-                if cost > before {
-                    // A move that added to the board: within the slack, or below the best.
-                    let room = if exploring {
-                        (best as f64 * SLACK) as u64
-                    } else {
-                        0
-                    };
-                    assert!(cost < best + room, "cost {cost}, best {best}, room {room}");
-                    if cost >= best {
-                        above += 1;
-                    }
-                }
-            }
-        }
-        assert!(above > 0, "no exploring move went above the best answer");
-    }
-
-    /// The valuations `remove_best` keeps from one call to the next and the list of unchecked
-    /// kings stay equal to fresh ones (both are compared with a fresh computation at every use
-    /// in test builds: see `remove_best` and `random_unchecked`) through long searches with
-    /// kicks, restarts and large-neighbourhood moves on larger boards with sliders and
-    /// cannons, and most valuations are indeed kept.
-    #[test]
-    fn kept_valuations_and_the_unchecked_kings_stay_exact() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let (mut kept, mut valued, mut searched) = (0usize, 0usize, 0);
-        while searched < 12 {
-            let Some(instance) = random_instance(&mut rng, 10..=18, 0.15..0.8) else {
-                continue;
-            };
-            let candidates = Candidates::new(instance.kings());
-            let mut board = Board::new(&instance);
-            if !greedy(&mut board, &candidates, 0.3, &mut rng, None) {
-                continue;
-            }
-            searched += 1;
-            let mut search =
-                Search::new(board, &candidates, ChaCha8Rng::seed_from_u64(rng.random()));
-            let stop = AtomicBool::new(false);
-            let some = Limits::new(50, None, 0);
-            for round in 0..80 {
-                search.mark_stale();
-                let pieces: Vec<usize> = search.board.piece_cells().collect();
-                valued += pieces.len();
-                kept += pieces.iter().filter(|&&p| !search.stale[p]).count();
-                search.resume(&some, &stop);
-                match round % 20 {
-                    7 => search.kick(),
-                    13 => search.restart(Deadline::NEVER),
-                    17 => {
-                        search.polish_with(3, 2, 6, 500, Deadline::NEVER);
-                    }
-                    _ => {}
-                }
-                search.board.assert_consistent(&instance);
-                assert_eq!(verify(&instance, search.best()), Ok(search.best_cost()));
-            }
-        }
-        assert!(
-            kept * 4 > valued,
-            "only {kept} of {valued} valuations were kept between calls"
-        );
-    }
-
-    /// A search that meets its target stops, and raises the shared stop flag only when told
-    /// to (not with a fixed number of steps, whose answers must not depend on which search
-    /// met it first); one that does not meet it leaves the flag alone.
-    #[test]
-    fn meeting_the_target_raises_the_stop_flag_only_when_told() {
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
-        let mut met = 0;
-        while met < 10 {
-            let Some((_, candidates, board)) = random_start(&mut rng, 6..=12) else {
-                continue;
-            };
-            let seed = rng.random();
-            let search =
-                || Search::new(board.clone(), &candidates, ChaCha8Rng::seed_from_u64(seed));
-            let never = AtomicBool::new(false);
-            let first = search().run(&Limits::new(3_000, None, 0), &never);
-            assert!(!never.load(Ordering::Relaxed));
-            if first.cost >= board.cost() {
-                continue;
-            }
-            met += 1;
-            // The same search (same seed) meets a target of its own best within as many steps.
-            for stop_others in [false, true] {
-                let stop = AtomicBool::new(false);
-                let limits = Limits {
-                    stop_others,
-                    ..Limits::new(3_000, None, first.cost)
-                };
-                let found = search().run(&limits, &stop);
-                assert_eq!(found.cost, first.cost);
-                assert!(found.steps <= first.steps);
-                assert_eq!(stop.load(Ordering::Relaxed), stop_others);
-            }
-        }
-    }
-}
+mod tests;

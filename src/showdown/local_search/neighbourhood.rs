@@ -15,6 +15,7 @@ use rand::{Rng, RngExt};
 use super::Search;
 use crate::showdown::deadline::Deadline;
 use crate::showdown::exhaustive;
+use crate::showdown::journal::Why;
 
 /// [`Search::polish`] checks the clock after this many tries.
 const POLISH_CHUNK: u64 = 4;
@@ -115,7 +116,8 @@ impl<G: Rng> Search<'_, G> {
                     let cell = board.cell(p.square);
                     board.place(p.kind, cell, &mut scratch);
                 }
-                self.set_board(Some(board));
+                self.jump(board, Why::Polish);
+                self.mark_best();
                 self.improved_at = self.step;
             }
         }

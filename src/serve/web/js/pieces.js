@@ -1,12 +1,19 @@
 // The showdown's eight pieces explained: each on a small board, with the squares it checks
 // from the middle marked. The marks come from the judge itself (`/api/showdown/checks`): one
-// test per square, a king there, asked whether the piece checks it; the cannon's tests have a
-// king as its screen too, so its leap over the screen is seen.
+// test per square, a king there, asked whether the piece checks it. Some boards hold another
+// king, so that the rules that need one are seen: the bishop's and the horse's slides stop at
+// it, the phoenix leaps over it, the cannon needs it as its screen.
 import * as api from './api.js';
 
 const SIDE = 7;
 const MIDDLE = 4; // 1-based row and column of the piece
-const SCREEN = [4, 6]; // the cannon's screen: a king two squares to its right
+// Per type, a king standing on the board besides the target, and what it shows.
+const OTHERS = {
+  1: [[2, 2], 'a king two squares up and left stops its slide'],
+  6: [[2, 2], 'a king two squares up and left stops its slide; its one-square steps are the bishop\'s first step and a rook\'s'],
+  7: [[3, 3], 'it leaps over the king up and left'],
+  8: [[4, 6], 'a king two squares to its right is its screen'],
+};
 const NS = 'http://www.w3.org/2000/svg';
 
 /** The rules in words, from the statement. */
@@ -34,7 +41,7 @@ function tests(type) {
   for (let r = 1; r <= SIDE; r++) {
     for (let c = 1; c <= SIDE; c++) {
       if (r === MIDDLE && c === MIDDLE) continue;
-      if (type === 8 && r === SCREEN[0] && c === SCREEN[1]) continue;
+      if (OTHERS[type] && r === OTHERS[type][0][0] && c === OTHERS[type][0][1]) continue;
       targets.push([r, c]);
     }
   }
@@ -44,7 +51,8 @@ function tests(type) {
     for (let r = 1; r <= SIDE; r++) {
       let row = '';
       for (let c = 1; c <= SIDE; c++) {
-        const king = (r === tr && c === tc) || (type === 8 && r === SCREEN[0] && c === SCREEN[1]);
+        const other = OTHERS[type] && r === OTHERS[type][0][0] && c === OTHERS[type][0][1];
+        const king = (r === tr && c === tc) || other;
         row += king ? '#' : '_';
       }
       lines.push(row);
@@ -94,7 +102,7 @@ function card(type, [letter, name], squares) {
   const svg = node('svg', {
     viewBox: `0 0 ${SIDE} ${SIDE}`, role: 'img',
     'aria-label': `The ${name} in the middle of a 7 by 7 board checks ${squares.length} squares` +
-      (type === 8 ? ', with a king as its screen two squares to its right' : ''),
+      (OTHERS[type] ? `; ${OTHERS[type][1]}` : ''),
   });
   for (let r = 0; r < SIDE; r++) {
     for (let c = 0; c < SIDE; c++) {
@@ -104,8 +112,9 @@ function card(type, [letter, name], squares) {
   for (const [r, c] of squares) {
     node('circle', { cx: c - 0.5, cy: r - 0.5, r: 0.2, class: 'reach', 'data-square': `${r},${c}` }, svg);
   }
-  if (type === 8) {
-    const t = node('text', { x: SCREEN[1] - 0.5, y: SCREEN[0] - 0.45, class: 'screen' }, svg);
+  if (OTHERS[type]) {
+    const [[r, c]] = OTHERS[type];
+    const t = node('text', { x: c - 0.5, y: r - 0.45, class: 'screen', 'data-other': `${r},${c}` }, svg);
     t.textContent = '\u265A';
   }
   node('circle', { cx: MIDDLE - 0.5, cy: MIDDLE - 0.5, r: 0.4, class: `p${type}` }, svg);
@@ -114,7 +123,7 @@ function card(type, [letter, name], squares) {
   const caption = document.createElement('figcaption');
   const strong = document.createElement('strong');
   strong.textContent = `${letter} ${name}`;
-  caption.append(strong, `: ${RULES[type - 1]}`);
+  caption.append(strong, `: ${RULES[type - 1]}${OTHERS[type] ? ` Here ${OTHERS[type][1]}.` : ''}`);
   figure.append(svg, caption);
   return figure;
 }

@@ -1,12 +1,15 @@
 // Chess Variants Showdown (SPOJ CHE): toggle kings, set the prices and the search steps, place
 // the pieces; the pieces drawn as lettered discs (the command line's letters), which pieces
-// check a king and which kings a piece checks (point at it, or move the cursor to it), and the
-// optimiser's cost over the run (the trace of `showdown --trace`).
+// check a king and which kings a piece checks (point at it, or move the cursor to it); the
+// optimiser stepped from the trace of `showdown --trace` (the lower bound, the construction, the
+// local search's moves, to the final board); and the learner's own pieces, judged by the server.
 import * as api from './api.js';
 import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { piecesPanel } from './pieces.js';
+import { Player } from './player.js';
+import { ShowdownTrace, kingList } from './showdowntrace.js';
 
 // The command line's letters (`showdown --format board`): F is the phoenix.
 const PIECES = [
@@ -15,7 +18,8 @@ const PIECES = [
 ];
 const SAMPLE = { side: 5, rows: ['___##', '__#__', '##_#_', '_##__', '##___'], prices: [1, 1, 1, 1, 1, 1, 2, 1] };
 const SEED = 1;
-const SVG_NS = 'http://www.w3.org/2000/svg';
+// The most steps of a trace the page asks for (a trace cut there jumps to the answer).
+const TRACE_STEPS = 20000;
 
 export function init() {
   piecesPanel(document.getElementById('showdown-pieces-panel'), document.getElementById('showdown-pieces'), PIECES);
@@ -27,7 +31,34 @@ export function init() {
   const sideInput = document.getElementById('showdown-side');
   const stepsInput = document.getElementById('showdown-steps');
   const checks = document.getElementById('showdown-checks');
-  const chart = document.getElementById('showdown-chart');
+  let trace = null; // the stepped trace of the first test, while one is shown
+  let trying = false; // the learner places pieces
+  let mine = new Map(); // the learner's pieces: key -> type
+  let judgedMine = null; // the server's verdict on them
+  const tryButton = document.getElementById('showdown-try');
+  const tryKind = document.getElementById('showdown-try-kind');
+  const tryStatus = document.getElementById('showdown-try-status');
+  PIECES.forEach(([letter, name], i) => {
+    const o = document.createElement('option');
+    o.value = String(i + 1);
+    o.textContent = `${i + 1} ${name} (${letter})`;
+    tryKind.appendChild(o);
+  });
+  tryKind.value = '6';
+  const player = new Player(document.getElementById('showdown-player'), {
+    id: 'showdown',
+    landmarks: ['Previous phase', 'Next phase'],
+    show: (k) => {
+      if (!trace) return '';
+      trace.seek(k);
+      drawTraced();
+      return trace.sentence(k);
+    },
+    isSolution: (k) => trace !== null && trace.isLandmark(k),
+    tally: (k) => (trace ? `cost ${trace.cost()}, ${trace.unchecked().length} king${trace.unchecked().length === 1 ? '' : 's'} unchecked` : ''),
+    // (Not while the player is built: the prices are not there yet.)
+    onChange: () => { if (trace) save(); },
+  });
   const facts = {
     cost: document.getElementById('showdown-cost'),
     score: document.getElementById('showdown-score'),
@@ -67,12 +98,15 @@ export function init() {
       for (let c = 0; c < side; c++) row += kings.has(key(r, c)) ? '#' : '_';
       rows.push(row);
     }
-    writeState('showdown', {
+    const state = {
       n: side, k: rows.join('/'), p: priceInputs.map((i) => i.value.trim() || '1').join(','), s: steps(),
-    });
+    };
+    if (trace && !trying) state.step = player.index;
+    writeState('showdown', state);
   }
 
   function pieceAt(r, c) {
+    if (trying || (trace && player.index < player.steps)) return -1;
     return answer ? answer.pieces.findIndex((p) => p.row === r + 1 && p.col === c + 1) : -1;
   }
 
@@ -82,6 +116,10 @@ export function init() {
       rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
       name: (r, c) => `row ${r + 1}, column ${c + 1}`,
       onActivate: (r, c) => {
+        if (trying) {
+          placeMine(r, c);
+          return;
+        }
         const i = pieceAt(r, c);
         if (i >= 0) {
           // A piece: select it (or let it go), to see the kings it checks.
@@ -103,7 +141,11 @@ export function init() {
   function forget() {
     answer = null;
     selected = null;
-    chart.replaceChildren();
+    trace = null;
+    mine = new Map();
+    judgedMine = null;
+    player.load(0, '');
+    if (trying) setTrying(false);
   }
 
   function load(next) {
@@ -128,6 +170,103 @@ export function init() {
     return `1\n${side}\n${rows.join('\n')}\n${p.join(' ')}\n`;
   }
 
+  /** A piece drawn as a lettered disc. */
+  function disc(r, c, type, index, cls = '') {
+    const g = svg('g', index === null ? {} : { 'data-piece-index': index }, board.pieces);
+    svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.36, class: `piece-disc p${type} ${cls}` }, g);
+    const t = svg('text', { x: c + 0.5, y: r + 0.52, class: 'piece-letter' }, g);
+    t.textContent = PIECES[type - 1][0];
+    const s = board.square(r, c);
+    s.setAttribute('data-piece', PIECES[type - 1][1]);
+    board.describe(r, c);
+  }
+
+  /** The board after the trace's current step: its pieces, the kings this step newly
+   * checks, those left unchecked, and the square it changed. */
+  function drawTraced() {
+    board.clear();
+    for (const k of kings) board.glyph(Math.floor(k / 256), k % 256, '\u265A', 'king');
+    for (const [at, type] of trace.pieces()) disc(Math.floor(at / 256), at % 256, type, null);
+    const step = trace.current();
+    if (step && step.square) board.mark(step.square[0] - 1, step.square[1] - 1, 'checker', true, 'changed at this step');
+    const fresh = new Set(((step && step.checked) || []).map(([r, c]) => key(r - 1, c - 1)));
+    for (const at of fresh) board.mark(Math.floor(at / 256), at % 256, 'solution', true, 'newly checked');
+    for (const at of trace.unchecked()) board.mark(Math.floor(at / 256), at % 256, 'bad', true, 'unchecked');
+    const done = player.index >= player.steps;
+    for (const f of Object.values(facts)) f.textContent = '\u2014';
+    facts.cost.textContent = String(trace.cost());
+    facts.bound.textContent = trace.bound() === null ? '\u2014' : String(trace.bound());
+    if (done && answer) showFacts();
+  }
+
+  function showFacts() {
+    facts.cost.textContent = String(answer.cost);
+    facts.score.textContent = answer.score.toFixed(6);
+    facts.bound.textContent = String(answer.lowerBound);
+    facts.optimal.textContent = answer.optimal ? 'yes' : 'not proven';
+  }
+
+  /** The learner's pieces, the kings still unchecked, and the cost against the bound. */
+  function drawMine() {
+    board.clear();
+    for (const k of kings) board.glyph(Math.floor(k / 256), k % 256, '\u265A', 'king');
+    for (const [at, type] of mine) disc(Math.floor(at / 256), at % 256, type, null, 'mine');
+    if (!judgedMine) return;
+    for (const k of judgedMine.kings) {
+      if (!k.checked_by.length) board.mark(k.row - 1, k.col - 1, 'bad', true, 'unchecked');
+    }
+  }
+
+  async function judgeMine() {
+    const text = inputText();
+    const pieces = [...mine].map(([at, type]) => [type, Math.floor(at / 256) + 1, (at % 256) + 1]);
+    const judged = await api.postJson('showdown/checks', { input: text, answers: [pieces] });
+    judgedMine = judged[0];
+    drawMine();
+    const cost = pieces.reduce((sum, [t]) => sum + Number(priceInputs[t - 1].value || 1), 0);
+    const open = judgedMine.kings.filter((k) => !k.checked_by.length);
+    const against = answer
+      ? ` The lower bound is ${answer.lowerBound}; the optimiser's answer costs ${answer.cost}.`
+      : '';
+    if (judgedMine.valid) {
+      const over = answer ? judgedMine.cost - answer.cost : 0;
+      tryStatus.textContent = `Every king is in check: your ${pieces.length} piece${pieces.length === 1 ? '' : 's'} cost ${judgedMine.cost}${answer ? (over > 0 ? `, ${over} more than the optimiser's` : over < 0 ? `, ${-over} less than the optimiser's` : ', as much as the optimiser\'s') : ''} (verified by the judge).${against}`;
+    } else {
+      tryStatus.textContent = `Your ${pieces.length} piece${pieces.length === 1 ? '' : 's'} cost ${cost}; ${open.length} king${open.length === 1 ? '' : 's'} still unchecked (marked \u2716)${open.length ? `: ${kingList(open.map((k) => [k.row, k.col]))}` : ''}.${against}`;
+    }
+    tryStatus.dataset.cost = String(cost);
+    tryStatus.dataset.unchecked = String(open.length);
+  }
+
+  function placeMine(r, c) {
+    const at = key(r, c);
+    if (kings.has(at)) {
+      tryStatus.textContent = `A king stands on row ${r + 1}, column ${c + 1}: a piece goes on an empty square.`;
+      return;
+    }
+    if (mine.has(at)) mine.delete(at); else mine.set(at, Number(tryKind.value));
+    drawMine();
+    io.run(() => judgeMine());
+  }
+
+  function setTrying(on) {
+    trying = on;
+    tryButton.setAttribute('aria-pressed', String(on));
+    tryButton.textContent = on ? 'Back to the optimiser' : 'Place your own pieces';
+    if (on) {
+      player.pause();
+      mine = new Map();
+      judgedMine = null;
+      drawMine();
+      io.run(() => judgeMine());
+    } else if (trace) {
+      player.go(player.index);
+    } else {
+      draw();
+    }
+    save();
+  }
+
   function draw() {
     board.clear();
     for (const k of kings) board.glyph(Math.floor(k / 256), k % 256, '\u265A', 'king');
@@ -136,17 +275,8 @@ export function init() {
       checks.textContent = '';
       return;
     }
-    answer.pieces.forEach((p, i) => {
-      const r = p.row - 1;
-      const c = p.col - 1;
-      const g = svg('g', { 'data-piece-index': i }, board.pieces);
-      svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.36, class: `piece-disc p${p.type}` }, g);
-      const t = svg('text', { x: c + 0.5, y: r + 0.52, class: 'piece-letter' }, g);
-      t.textContent = PIECES[p.type - 1][0];
-      const s = board.square(r, c);
-      s.setAttribute('data-piece', PIECES[p.type - 1][1]);
-      board.describe(r, c);
-    });
+    answer.pieces.forEach((p, i) => disc(p.row - 1, p.col - 1, p.type, i));
+    showFacts();
   }
 
   function showChecks(r, c) {
@@ -191,57 +321,7 @@ export function init() {
     checks.textContent = `The king on row ${r + 1}, column ${c + 1} is in check from ${names.join(' and ') || 'nothing'}.`;
   }
 
-  /** The cost (and bound) over the run: a step chart, and a sentence that says it. */
-  function drawChart(costs, final) {
-    chart.replaceChildren();
-    if (!costs.length) return;
-    const W = 360;
-    const H = 160;
-    const pad = { l: 44, r: 10, t: 10, b: 30 };
-    const first = costs[0];
-    const last = costs[costs.length - 1];
-    // A run whose first answer stands to the end is a flat line, drawn as wide again as the
-    // time it took to find, not as a dot at the right edge.
-    const end = Math.max(final.seconds, ...costs.map((p) => p.seconds), 2 * first.seconds, 0.001);
-    const top = Math.max(...costs.map((p) => p.cost));
-    const bottom = Math.min(...costs.map((p) => p.bound));
-    const span = Math.max(1, top - bottom);
-    const x = (t) => pad.l + ((W - pad.l - pad.r) * t) / end;
-    const y = (v) => pad.t + ((H - pad.t - pad.b) * (top - v)) / span;
-    const root = document.createElementNS(SVG_NS, 'svg');
-    root.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    root.setAttribute('role', 'img');
-    const bound = `lower bound ${last.bound} (dashed)${last.cost === last.bound ? ', so it is optimal' : ''}`;
-    const said = first.cost === last.cost
-      ? `The first answer, cost ${first.cost} at ${first.seconds.toFixed(3)} s, was not bettered; ${bound}.`
-      : `The best cost went from ${first.cost} at ${first.seconds.toFixed(3)} s to ${last.cost} at ${last.seconds.toFixed(3)} s, over ${costs.length} changes; ${bound}.`;
-    root.setAttribute('aria-label', said);
-    const title = document.createElementNS(SVG_NS, 'title');
-    title.textContent = said;
-    root.appendChild(title);
-    chart.appendChild(root);
-    svg('line', { x1: pad.l, y1: H - pad.b, x2: W - pad.r, y2: H - pad.b, class: 'axis' }, root);
-    svg('line', { x1: pad.l, y1: pad.t, x2: pad.l, y2: H - pad.b, class: 'axis' }, root);
-    const step = (key) => {
-      let d = '';
-      costs.forEach((p, i) => {
-        d += i === 0 ? `M${x(p.seconds)} ${y(p[key])}` : `H${x(p.seconds)}V${y(p[key])}`;
-      });
-      return `${d}H${x(end)}`;
-    };
-    svg('path', { d: step('bound'), class: 'bound' }, root);
-    svg('path', { d: step('cost'), class: 'cost' }, root);
-    const label = (text, attrs) => { const t = svg('text', attrs, root); t.textContent = text; };
-    label(String(top), { x: pad.l - 4, y: y(top) + 4, 'text-anchor': 'end' });
-    label(String(bottom), { x: pad.l - 4, y: y(bottom) + 4, 'text-anchor': 'end' });
-    label('0 s', { x: pad.l, y: H - 12, 'text-anchor': 'middle' });
-    label(`${end.toFixed(3)} s`, { x: W - pad.r, y: H - 12, 'text-anchor': 'end' });
-    const p = document.createElement('p');
-    p.textContent = said;
-    chart.appendChild(p);
-  }
-
-  async function solveInput(text) {
+  async function solveInput(text, at = null) {
     // Show the first test of the input on the board.
     const tokens = text.trim().split(/\s+/);
     const n = Number(tokens[1]);
@@ -249,7 +329,7 @@ export function init() {
       load({ side: n, rows: tokens.slice(2, 2 + n), prices: tokens.slice(2 + n, 10 + n).map(Number) });
       io.setInput(text);
     }
-    const lines = await api.jsonLines('showdown/trace', text, { steps: steps(), seed: SEED });
+    const lines = await api.jsonLines('showdown/trace', text, { steps: steps(), seed: SEED, trace_steps: TRACE_STEPS });
     const answers = lines.objects.filter((l) => l.event === 'answer');
     const judge = answers.map((t) =>
       `${t.pieces.length} ${t.cost}\n${t.pieces.map((p) => `${p.type} ${p.row} ${p.col}\n`).join('')}`).join('');
@@ -257,19 +337,20 @@ export function init() {
     const first = answers[0];
     save();
     if (!first) return;
-    const costs = lines.objects.filter((l) => l.event === 'cost' && l.case === 1);
-    answer = { pieces: first.pieces, kingsChecked: null };
-    draw();
-    drawChart(costs, costs[costs.length - 1] || { seconds: 0 });
-    facts.cost.textContent = String(first.cost);
-    facts.score.textContent = first.score.toFixed(6);
-    facts.bound.textContent = String(first.lower_bound);
-    facts.optimal.textContent = first.optimal ? 'yes' : 'not proven';
+    answer = {
+      pieces: first.pieces, kingsChecked: null, cost: first.cost, score: first.score,
+      lowerBound: first.lower_bound, optimal: first.optimal,
+    };
+    trace = new ShowdownTrace(lines.objects.filter((l) => l.case === 1), kings, key);
+    const end = trace.end;
+    player.load(trace.steps.length, end && !end.complete ? 'the trace stops at its limit, then jumps to the answer' : '',
+      at === null ? trace.steps.length : at);
     const judged = await api.postJson('showdown/checks', {
       input: text,
       answers: answers.map((t) => t.pieces.map((p) => [p.type, p.row, p.col])),
     });
     answer.kingsChecked = judged[0] ? judged[0].kings : null;
+    if (player.index >= player.steps && !trying) draw();
     checks.textContent = judged.every((j) => j.valid)
       ? 'Every king is in check (verified by the judge).'
       : `The judge rejects this answer: ${judged.find((j) => !j.valid).error}`;
@@ -287,6 +368,10 @@ export function init() {
     save();
   });
   stepsInput.addEventListener('change', () => { stepsInput.value = steps(); save(); });
+  tryButton.addEventListener('click', () => setTrying(!trying));
+  document.getElementById('view-showdown').addEventListener('keydown', (e) => {
+    if (trace && !trying) player.key(e);
+  });
   document.getElementById('showdown-sample').addEventListener('click', () => {
     load(SAMPLE);
     io.setInput(inputText());
@@ -300,7 +385,7 @@ export function init() {
 
   return {
     /** Opens the position of a link: `n` the side, `k` the rows (`_` and `#` joined by `/`),
-     * `p` the eight prices, `s` the search steps. */
+     * `p` the eight prices, `s` the search steps, `step` a step of the optimiser's trace. */
     async open(params) {
       let next = SAMPLE;
       const n = numberParam(params, 'n', 2, 25, null);
@@ -319,10 +404,11 @@ export function init() {
         next = { side: side2, rows, prices: prices2.map(Number) };
       }
       stepsInput.value = String(numberParam(params, 's', 0, 300000, 20000));
+      const step = numberParam(params, 'step', 0, 1000000, null);
       load(next);
       const text = inputText();
       io.setInput(text);
-      await solveInput(text);
+      await solveInput(text, step);
     },
     refresh() { save(); },
   };

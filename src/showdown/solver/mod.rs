@@ -18,10 +18,19 @@ use super::candidates::Candidates;
 use super::construction::{complete_by_leaps, fallback, greedy, leap_answer, prune};
 use super::deadline::Deadline;
 use super::exhaustive::{self, Outcome};
+use super::journal::Recorder;
 use super::judge::verify;
 use super::local_search::{Limits, Search};
 use super::progress::Progress;
 use super::{Answer, Instance, Placement, STATEMENT_SIDES, score};
+
+mod first;
+mod prepared;
+
+use first::{bound_told, cheapest_kind, finish, first_answer_told};
+pub use first::{first_answer, plain_greedy, plain_greedy_within, quick_answer};
+pub use prepared::{Prepared, prepare};
+use prepared::{State, part_of, prepare_within};
 
 /// How much effort one test gets.
 #[derive(Copy, Clone, Debug)]
@@ -144,6 +153,9 @@ pub struct Settings<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Where to report the run's state, for a progress display.
     pub progress: Option<&'a Progress>,
+    /// Where to leave the story of each test solved by the search, for a trace
+    /// ([`crate::showdown::trace`]); the tests given a quick answer have none.
+    pub trace: Option<&'a Recorder>,
 }
 
 /// How a run ended (every test was answered, unless `unread`).
@@ -280,26 +292,6 @@ fn window_end(instances: &[Instance], from: usize, cells: usize) -> usize {
         to += 1;
     }
     to
-}
-
-/// The answer of a test that the run has no time left for (past its limit, or after Ctrl-C):
-/// [`leap_answer`], built in one pass without the candidate sets, or where it finds none the
-/// simple answer ([`fallback`]); verified. Its lower bound is the cheapest price (every
-/// answer holds a piece).
-pub fn quick_answer(instance: &Instance) -> Result<Solution, SolveError> {
-    let cheapest = cheapest_kind(instance);
-    if instance.king_count() == 0 {
-        let pieces = vec![Placement {
-            kind: cheapest,
-            square: Square::new(0, 0),
-        }];
-        return finish(instance, pieces, u64::from(instance.cost(cheapest)));
-    }
-    let pieces = match leap_answer(instance) {
-        Some(pieces) => pieces,
-        None => fallback(instance, &Candidates::new(instance.kings())),
-    };
-    finish(instance, pieces, u64::from(instance.cost(cheapest)))
 }
 
 /// Solves every test of an input, handing each answer to `each` (test number from 1, answer,
@@ -460,6 +452,7 @@ fn solve_window<E>(
     let progress = settings.progress;
     let late = hard.later_by(FIRST_ANSWER_MIN);
     let first = window.start;
+    let told = settings.trace.map(|r| r.limit);
     let prepared: Vec<Prepared> = instances[window.clone()]
         .par_iter()
         .enumerate()
@@ -471,9 +464,10 @@ fn solve_window<E>(
                     instance,
                     candidates: None,
                     state: State::Done(quick_answer(instance)),
+                    story: None,
                 }
             } else {
-                prepare_within(instance, share, hard, steps)
+                prepare_within(instance, share, hard, steps, told)
             };
             if let (Some(progress), Some((cost, bound))) = (progress, p.standing()) {
                 progress.update(i, cost, bound);
@@ -485,6 +479,9 @@ fn solve_window<E>(
     let mut written = 0;
     while written < prepared.len() && prepared[written].is_done() {
         let more = prepared.get(written + 1).is_some_and(Prepared::is_done);
+        if let Some(recorder) = settings.trace {
+            prepared[written].tell(recorder, first + written, &[]);
+        }
         hand_out(first + written, prepared[written].conclude(&[]), more)?;
         written += 1;
     }
@@ -560,6 +557,9 @@ fn solve_window<E>(
             still_open = still_open.saturating_sub(1).max(1);
         }
         let more = j + 1 < searched.len() && !searches_on(j + 1);
+        if let Some(recorder) = settings.trace {
+            p.tell(recorder, first + j, &s);
+        }
         hand_out(first + j, p.conclude(&s), more)?;
     }
     Ok(())
@@ -590,464 +590,4 @@ pub fn greedy_input<E>(
     };
     pipelined(instances, 0, answer, &mut hand_out)?;
     Ok(settings.ending(&hard))
-}
-
-/// A test made ready for the search: its first answer and lower bound, or already solved
-/// (proven optimal, or with nothing left to search). See [`prepare`].
-#[derive(Clone, Debug)]
-pub struct Prepared<'a> {
-    instance: &'a Instance,
-    /// The candidate sets, kept for the search of an open test only.
-    candidates: Option<Candidates>,
-    state: State,
-}
-
-#[derive(Clone, Debug)]
-enum State {
-    Done(Result<Solution, SolveError>),
-    Open {
-        cost: u64,
-        pieces: Vec<Placement>,
-        lower_bound: u64,
-    },
-}
-
-/// The first part of [`solve`]: a first answer ([`first_answer`] within a quarter of
-/// `budget`, at least [`FIRST_ANSWER_MIN`]), the lower bound (at most a tenth), and on small
-/// boards the exact search (at most a fifth). `budget` is the whole test's, as for [`solve`].
-pub fn prepare<'a>(instance: &'a Instance, budget: &Budget, seed: u64) -> Prepared<'a> {
-    let hard = match budget.steps {
-        Some(_) => Deadline::NEVER,
-        None => Deadline::NEVER.within(Instant::now(), budget.time),
-    };
-    // The preparation draws no random number: `seed` is kept for the signature's sake.
-    let _ = seed;
-    prepare_within(instance, budget.time, hard, budget.steps)
-}
-
-/// [`prepare`] with the test's `share` of the time, inside a run that ends at `hard` (which
-/// also cuts short the work of a step count).
-fn prepare_within<'a>(
-    instance: &'a Instance,
-    share: Duration,
-    hard: Deadline<'_>,
-    steps: Option<u64>,
-) -> Prepared<'a> {
-    let start = Instant::now();
-    let soft = |part: f64| match steps {
-        Some(_) => hard,
-        None => hard.within(start, part_of(share, part)),
-    };
-    // On large boards the candidate sets take tens of milliseconds: Ctrl-C need not wait.
-    let stopped = match hard.flag() {
-        Some(flag) => Deadline::NEVER.or_stop(flag),
-        None => Deadline::NEVER,
-    };
-    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
-        return Prepared {
-            instance,
-            candidates: None,
-            state: State::Done(quick_answer(instance)),
-        };
-    };
-    let done = |state: Result<Solution, SolveError>, _: Candidates| Prepared {
-        instance,
-        candidates: None,
-        state: State::Done(state),
-    };
-
-    if instance.king_count() == 0 {
-        let kind = cheapest_kind(instance);
-        let pieces = vec![Placement {
-            kind,
-            square: Square::new(0, 0),
-        }];
-        let solved = finish(instance, pieces, u64::from(instance.cost(kind)));
-        return done(solved, candidates);
-    }
-
-    let first = first_answer_deadline(hard, instance.side(), start, share, steps);
-    let incumbent = first_answer(instance, &candidates, first);
-
-    let upper = incumbent.as_ref().map_or(u64::MAX / 4, |(c, _)| *c);
-    let lower_bound = bound_within(instance, &candidates, upper, soft(0.1));
-
-    if let Some((cost, pieces)) = &incumbent
-        && *cost <= lower_bound
-    {
-        let solved = finish(instance, pieces.clone(), lower_bound.max(*cost));
-        return done(solved, candidates);
-    }
-
-    let exact_deadline = soft(0.2);
-    if (instance.king_count() <= EXACT_KINGS || instance.side() <= EXACT_SIDE)
-        && !exact_deadline.passed()
-    {
-        match exhaustive::optimum(
-            instance,
-            &candidates,
-            incumbent.clone(),
-            // With a step count instead of a time, the exact search's effort follows it.
-            steps.map_or(EXACT_NODES, |s| s.saturating_mul(20).min(EXACT_NODES)),
-            exact_deadline,
-        ) {
-            Outcome::Optimal(cost, pieces) => {
-                let solved = finish(instance, pieces, cost);
-                return done(solved, candidates);
-            }
-            Outcome::Infeasible => return done(Err(SolveError::Infeasible), candidates),
-            Outcome::Unfinished => {}
-        }
-    }
-
-    let Some((cost, pieces)) = incumbent else {
-        let king = instance.kings().iter().next().unwrap_or(Square::new(0, 0));
-        return done(Err(SolveError::NotFound(king)), candidates);
-    };
-    Prepared {
-        instance,
-        candidates: Some(candidates),
-        state: State::Open {
-            cost,
-            pieces,
-            lower_bound,
-        },
-    }
-}
-
-/// The first answer of a test: the plain greedy (the lowest price per newly checked king,
-/// [`greedy`]) until `deadline`, a board it left half built completed by
-/// [`complete_by_leaps`], then without its redundant pieces ([`prune`]); where the greedy
-/// stopped by itself (no piece brings a king into check), the simple answer ([`fallback`],
-/// pruned) when it is cheaper. So it never costs more than [`plain_greedy_within`]'s answer
-/// with the same deadline. Where the stop flag of `deadline` cut the greedy short, the
-/// quick [`leap_answer`] instead, as there. `None` only when no answer was found.
-pub fn first_answer<'a>(
-    instance: &Instance,
-    candidates: &Candidates,
-    deadline: impl Into<Deadline<'a>>,
-) -> Option<(u64, Vec<Placement>)> {
-    let mut board = Board::new(instance);
-    // The plain greedy draws no random number.
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let deadline = deadline.into();
-    let complete = greedy(&mut board, candidates, 0.0, &mut rng, deadline);
-    if !complete
-        && deadline.stopped()
-        && let Some(pieces) = leap_answer(instance)
-    {
-        // Stopped from outside (Ctrl-C): the quick answer, not the slower completion.
-        return verify(instance, &pieces).ok().map(|cost| (cost, pieces));
-    }
-    let mut found = Vec::with_capacity(2);
-    if complete || complete_by_leaps(&mut board, candidates) {
-        prune(&mut board);
-        found.push((board.cost(), board.placements()));
-    }
-    // Where the greedy stopped by itself, `--greedy` answers the simple answer: this one must
-    // not cost more. Where the clock stopped it, `--greedy` completes it by leaps too.
-    if found.is_empty() || (!complete && !deadline.passed()) {
-        let pieces = fallback(instance, candidates);
-        if verify(instance, &pieces).is_ok() {
-            let mut b = Board::holding(instance, &pieces);
-            prune(&mut b);
-            found.push((b.cost(), b.placements()));
-        }
-    }
-    found.into_iter().min_by_key(|(cost, _)| *cost)
-}
-
-/// A lower bound on the cost of every answer, given an answer of cost `upper`: the
-/// Lagrangian bound ([`Relaxation`]) as far as it gets by `deadline`, and at least the
-/// dearest of the kings' cheapest ways to be checked.
-fn bound_within(
-    instance: &Instance,
-    candidates: &Candidates,
-    upper: u64,
-    deadline: Deadline<'_>,
-) -> u64 {
-    // Every king needs a piece that checks it.
-    let simple = (0..candidates.king_count())
-        .filter_map(|k| {
-            candidates
-                .of_king(k)
-                .iter()
-                .map(|c| u64::from(instance.cost(c.kind)))
-                .min()
-        })
-        .max()
-        .unwrap_or(0);
-    if deadline.passed() {
-        return simple;
-    }
-    match Relaxation::new_until(instance, candidates, deadline) {
-        Some(relaxation) => relaxation.lower_bound(upper, 300, deadline).max(simple),
-        None => simple,
-    }
-}
-
-/// `part` (0..1) of `duration`, without overflow.
-fn part_of(duration: Duration, part: f64) -> Duration {
-    Duration::try_from_secs_f64(duration.as_secs_f64() * part.clamp(0.0, 1.0))
-        .map_or(duration, |d| d.min(duration))
-}
-
-/// Runs `work` with `local` raised as soon as `external` is (watched every few
-/// milliseconds from another thread while `work` runs).
-fn mirrored<T>(external: Option<&AtomicBool>, local: &AtomicBool, work: impl FnOnce() -> T) -> T {
-    let Some(external) = external else {
-        return work();
-    };
-    let (finished, wait) = mpsc::channel::<()>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            loop {
-                if external.load(Ordering::Relaxed) {
-                    local.store(true, Ordering::Relaxed);
-                    return;
-                }
-                if wait.recv_timeout(Duration::from_millis(5)) != Err(RecvTimeoutError::Timeout) {
-                    return;
-                }
-            }
-        });
-        let result = work();
-        drop(finished);
-        result
-    })
-}
-
-impl Prepared<'_> {
-    /// True when the test needs no search: solved to optimality, or with no answer possible.
-    pub fn is_done(&self) -> bool {
-        matches!(self.state, State::Done(_))
-    }
-
-    /// The cost of the best answer held and the lower bound, when there is an answer.
-    pub fn standing(&self) -> Option<(u64, u64)> {
-        match &self.state {
-            State::Done(Ok(solution)) => Some((solution.answer.cost, solution.lower_bound)),
-            State::Done(Err(_)) => None,
-            State::Open {
-                cost, lower_bound, ..
-            } => Some((*cost, *lower_bound)),
-        }
-    }
-
-    /// What the search can still gain at most, in score (cost / n²): the first answer's cost
-    /// minus the lower bound, over n²; 0 when done.
-    pub fn open_gap(&self) -> f64 {
-        match &self.state {
-            State::Done(_) => 0.0,
-            State::Open {
-                cost, lower_bound, ..
-            } => score(cost.saturating_sub(*lower_bound), self.instance.side()),
-        }
-    }
-
-    /// The second part of [`solve`]: the local search from the first answer, one run per
-    /// thread, within `budget` (this part's own time), stopping early at the lower bound.
-    pub fn finish(self, budget: &Budget, seed: u64) -> Result<Solution, SolveError> {
-        let start = Instant::now();
-        let deadline = match budget.steps {
-            Some(_) => Deadline::NEVER,
-            None => Deadline::NEVER.within(start, budget.time),
-        };
-        let mut searches = self.searches(seed, deadline.within(start, budget.time / 4));
-        self.search(&mut searches, budget.steps, deadline);
-        self.conclude(&searches)
-    }
-
-    /// The searches of an open test, one per thread: the first from the first answer, the
-    /// others from randomised greedy answers (built by `greedy_deadline` at the latest), so
-    /// that they search different regions; where that greedy reaches a dead end (no piece
-    /// brings a king into check: 20 of the 30 boards of the dense benchmark set) or its time
-    /// runs out, from the first answer too, with their own random moves. None for a test
-    /// that is done.
-    fn searches(&self, seed: u64, greedy_deadline: Deadline<'_>) -> Vec<Search<'_, ChaCha8Rng>> {
-        use rayon::prelude::*;
-        let (State::Open { pieces, .. }, Some(candidates)) = (&self.state, &self.candidates) else {
-            return Vec::new();
-        };
-        let threads = rayon::current_num_threads().clamp(1, 2) as u64;
-        let start_board = Board::holding(self.instance, pieces);
-        (0..threads)
-            .into_par_iter()
-            .map(|t| {
-                let mut rng =
-                    ChaCha8Rng::seed_from_u64(seed ^ (t + 1).wrapping_mul(0xA076_1D64_78BD_642F));
-                let mut board = start_board.clone();
-                if t > 0 {
-                    let mut b = Board::new(self.instance);
-                    if greedy(&mut b, candidates, 0.3, &mut rng, greedy_deadline) {
-                        prune(&mut b);
-                        board = b;
-                    }
-                }
-                Search::new(board, candidates, rng)
-            })
-            .collect()
-    }
-
-    /// Runs the searches on, in parallel, for `steps` more steps each or until `deadline`;
-    /// returns the best cost found (u64::MAX when there is no search).
-    fn search(
-        &self,
-        searches: &mut [Search<'_, ChaCha8Rng>],
-        steps: Option<u64>,
-        deadline: Deadline<'_>,
-    ) -> u64 {
-        use rayon::prelude::*;
-        let target = match &self.state {
-            State::Open { lower_bound, .. } => *lower_bound,
-            State::Done(_) => return u64::MAX,
-        };
-        // The local search first, then large-neighbourhood moves on its best answer.
-        let now = Instant::now();
-        let part = |share: f64| {
-            deadline
-                .moment()
-                .map(|d| now + part_of(d.saturating_duration_since(now), share))
-        };
-        // With a step count the steps alone decide how long the search explores, so that a
-        // seed gives the same answers on any machine; else the clock (and with neither, it
-        // does not explore).
-        let (explore_steps, explore_until) =
-            match (steps, part((1.0 - POLISH_SHARE) * EXPLORE_PART)) {
-                (Some(n), _) => ((n as f64 * EXPLORE_PART) as u64, None),
-                (None, Some(until)) => (UNLIMITED, Some(until)),
-                (None, None) => (0, None),
-            };
-        let limits = Limits {
-            steps: steps.unwrap_or(UNLIMITED),
-            deadline: part(1.0 - POLISH_SHARE),
-            target,
-            explore_steps,
-            explore_until,
-            stop_others: steps.is_none(),
-        };
-        let tries = steps.map_or(u64::MAX, |n| n / STEPS_PER_POLISH);
-        // Raised when a search meets the bound (not with a step count), or from outside
-        // (Ctrl-C).
-        let stop = AtomicBool::new(false);
-        let polish_deadline = Deadline::from(deadline.moment()).or_stop(&stop);
-        mirrored(deadline.flag(), &stop, || {
-            searches
-                .par_iter_mut()
-                .map(|s| {
-                    s.resume(&limits, &stop);
-                    s.polish(tries, polish_deadline, target)
-                })
-                .min()
-                .unwrap_or(u64::MAX)
-        })
-    }
-
-    /// The best of the first answer and the searches' answers, verified.
-    fn conclude(&self, searches: &[Search<'_, ChaCha8Rng>]) -> Result<Solution, SolveError> {
-        let (cost, pieces, lower_bound) = match &self.state {
-            State::Done(solved) => return solved.clone(),
-            State::Open {
-                cost,
-                pieces,
-                lower_bound,
-            } => (*cost, pieces.clone(), *lower_bound),
-        };
-        let (best_cost, best) = searches
-            .iter()
-            .map(|s| (s.best_cost(), s.best().to_vec()))
-            .chain(std::iter::once((cost, pieces)))
-            .min_by_key(|(c, _)| *c)
-            .unwrap_or_default();
-        finish(self.instance, best, lower_bound.min(best_cost))
-    }
-}
-
-/// The plain greedy answer, the baseline the optimiser is measured against: again and again
-/// the piece with the lowest price per newly checked king, counted on the current board,
-/// until every king is in check. No removal of redundant pieces, no search.
-pub fn plain_greedy(instance: &Instance) -> Result<Solution, SolveError> {
-    plain_greedy_within(instance, Deadline::NEVER, Deadline::NEVER)
-}
-
-/// [`plain_greedy`] with deadlines: the greedy stops at `first` (a board it left half built
-/// is then completed by [`complete_by_leaps`], or replaced by the quick [`leap_answer`]
-/// when the stop flag of `first` cut it short), the lower bound reported with the answer is
-/// computed until `bound`. When the greedy finds no piece that brings a king into check
-/// before every king is, the answer is the simple one ([`fallback`]).
-pub fn plain_greedy_within(
-    instance: &Instance,
-    first: Deadline<'_>,
-    bound: Deadline<'_>,
-) -> Result<Solution, SolveError> {
-    let stopped = match first.flag() {
-        Some(flag) => Deadline::NEVER.or_stop(flag),
-        None => Deadline::NEVER,
-    };
-    let Some(candidates) = Candidates::until(instance.kings(), stopped) else {
-        return quick_answer(instance);
-    };
-    if instance.king_count() == 0 {
-        let kind = cheapest_kind(instance);
-        let pieces = vec![Placement {
-            kind,
-            square: Square::new(0, 0),
-        }];
-        return finish(instance, pieces, u64::from(instance.cost(kind)));
-    }
-    let mut board = Board::new(instance);
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let complete = greedy(&mut board, &candidates, 0.0, &mut rng, first);
-    let quick = (!complete && first.stopped())
-        .then(|| leap_answer(instance))
-        .flatten();
-    let pieces = if complete {
-        board.placements()
-    } else if let Some(pieces) = quick {
-        // Stopped from outside (Ctrl-C): the quick answer, not the slower completion.
-        pieces
-    } else if first.passed() && complete_by_leaps(&mut board, &candidates) {
-        board.placements()
-    } else {
-        fallback(instance, &candidates)
-    };
-    let upper = Answer::new(instance, pieces.clone()).cost;
-    let lower_bound = bound_within(instance, &candidates, upper, bound);
-    finish(instance, pieces, lower_bound)
-}
-
-/// Verifies an answer and wraps it; a failed verification falls back to the simple answer.
-fn finish(
-    instance: &Instance,
-    pieces: Vec<Placement>,
-    lower_bound: u64,
-) -> Result<Solution, SolveError> {
-    match verify(instance, &pieces) {
-        Ok(_) => Ok(Solution {
-            answer: Answer::new(instance, pieces),
-            lower_bound,
-        }),
-        Err(_) => {
-            let candidates = Candidates::new(instance.kings());
-            let simple = fallback(instance, &candidates);
-            match verify(instance, &simple) {
-                Ok(_) if !simple.is_empty() => Ok(Solution {
-                    answer: Answer::new(instance, simple),
-                    lower_bound: 0,
-                }),
-                _ => {
-                    let king = instance.kings().iter().next().unwrap_or(Square::new(0, 0));
-                    Err(SolveError::NotFound(king))
-                }
-            }
-        }
-    }
-}
-
-/// The cheapest kind (the first in the statement's order among equals).
-fn cheapest_kind(instance: &Instance) -> PieceKind {
-    PieceKind::ALL
-        .into_iter()
-        .min_by_key(|&k| (instance.cost(k), k))
-        .unwrap_or(PieceKind::Horse)
 }
