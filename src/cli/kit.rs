@@ -78,7 +78,9 @@ enum Kit<P: Puzzle> {
     /// while the same verdict comes back, and the smallest is shown with the expected and the
     /// actual output. Exit 0 when every run was accepted, 1 when a failure was found, 2 for a
     /// usage error or a program that cannot be run. Every process the program starts ends
-    /// with its run (contained, not sandboxed: it runs as you).
+    /// with its run, and it runs in a sandbox where the system allows one (never as root:
+    /// as you, or as nobody when you are root; no network, no files but its own, no host
+    /// settings, kernel keyrings or mounts).
     #[cfg(unix)]
     #[command(after_help = super::help::STRESS)]
     Stress(super::stress::StressArgs<<P as Stressed>::Judging>),

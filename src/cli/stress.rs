@@ -79,7 +79,9 @@ pub struct RunArgs {
     /// stopped: idleness limit exceeded (ILE). Default: twice --time-limit.
     #[arg(long, value_name = "S")]
     idle_limit: Option<TimeLimit>,
-    /// Memory per run in MiB (the address space, RLIMIT_AS; 0: no limit).
+    /// Memory per run in MiB, of the program and every process it starts (0: no limit): the
+    /// memory they use, limited by a memory cgroup where one can be made, otherwise each
+    /// process's data (RLIMIT_DATA) and the run's resident memory, watched.
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(0..=1 << 30))]
     memory_limit: u64,
     /// Standard output per run in MiB (at most 1024): more is output limit exceeded. Every
@@ -91,7 +93,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: u16,
     /// What holds every process of a run: auto (a PID namespace where the system allows one,
-    /// else a child subreaper; and a cgroup v2 where one can be made), or one of them alone.
+    /// else a child subreaper with a cgroup v2; a cgroup v2 where one can be made), or one
+    /// of them alone (subreaper only when asked: it cannot hold a program that kills its
+    /// keeper).
     #[arg(long, value_enum, default_value_t)]
     containment: Containment,
     /// The sandbox of every run: auto (everything this system allows: namespaces of its own
@@ -106,6 +110,15 @@ pub struct RunArgs {
     /// A folder the program may read (shown read-only at the same path); repeat for more.
     #[arg(long, value_name = "DIR")]
     read_only: Vec<PathBuf>,
+    /// Let the program make unix sockets, and so reach a socket file of a folder it is shown
+    /// (refused otherwise; socket pairs and pipes always work).
+    #[arg(long)]
+    allow_unix_sockets: bool,
+    /// Pass the variable NAME of this environment to the program too, or set NAME=VALUE
+    /// (repeatable). The program gets PATH, LANG, LANGUAGE, LC_*, TZ and HOME (its /tmp in
+    /// the sandbox) otherwise, and JAVA_TOOL_OPTIONS telling a JVM the memory limit.
+    #[arg(long, value_name = "NAME[=VALUE]")]
+    env: Vec<OsString>,
     /// The most processes and threads a run may have at once (not with --sandbox off).
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     process_limit: u32,
@@ -150,6 +163,19 @@ impl RunArgs {
         let layers = self.containment.layers().map_err(|e| {
             Failure::Usage(format!("--containment {:?}: {e}", self.containment).to_lowercase())
         })?;
+        if self.containment == Containment::Subreaper {
+            eprintln!(
+                "warning: --containment subreaper: a program that kills its keeper (a daemon \
+                 that double-forks first) can leave processes running after its run; prefer \
+                 namespace or cgroup where the system allows them"
+            );
+        }
+        let mut program = program;
+        for spec in &self.env {
+            program = program
+                .pass_env(spec)
+                .map_err(|e| Failure::Usage(format!("--env: {e}")))?;
+        }
         let read_only: Vec<PathBuf> = self
             .read_only
             .iter()
@@ -160,6 +186,7 @@ impl RunArgs {
             network: self.allow_network,
             read_only: read_only.clone(),
             processes: self.process_limit,
+            unix_sockets: self.allow_unix_sockets,
         };
         let layers = layers
             .sandboxed(&options)
@@ -168,8 +195,10 @@ impl RunArgs {
             let cwd = std::env::current_dir()
                 .ok()
                 .and_then(|d| d.canonicalize().ok());
+            let env_target = program.env_target();
             let shown = sandbox::shown_folders(
                 &program.file(),
+                env_target.as_deref(),
                 &program.args(),
                 &read_only,
                 cwd.as_deref(),
@@ -178,11 +207,28 @@ impl RunArgs {
                 .and_then(|h| h.canonicalize().ok())
                 .into_iter()
                 .collect();
-            for needed in std::iter::once(program.file()).chain(program.interpreter()) {
+            for needed in std::iter::once(program.file())
+                .chain(program.interpreter())
+                .chain(env_target)
+            {
                 if !sandbox::visible(&needed, &shown, &hidden) {
                     return Err(Failure::Usage(
                         sandbox::SandboxError::Unseen(needed).to_string(),
                     ));
+                }
+            }
+            // A root judge's program runs as nobody: what it must read must be readable by
+            // other users (only the folders shown count; those above them are the sandbox's).
+            // Safety: geteuid cannot fail.
+            if layers.sandbox.user && unsafe { libc::geteuid() } == 0 {
+                let files = std::iter::once(program.file())
+                    .chain(program.args().into_iter().filter(|a| a.is_file()));
+                for file in files {
+                    if let Some(closed) = sandbox::closed_to_others(&file, &shown) {
+                        return Err(Failure::Usage(
+                            sandbox::SandboxError::Closed(closed).to_string(),
+                        ));
+                    }
                 }
             }
             let cwd = cwd.filter(|d| sandbox::visible(d, &shown, &hidden));

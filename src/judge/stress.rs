@@ -322,11 +322,37 @@ pub fn limit_reason(verdict: Verdict, o: &Outcome, limits: &Limits) -> String {
             o.wall.as_secs_f64(),
             limits.wall.as_secs_f64()
         ),
-        Verdict::MemoryLimit => with_words(format!(
-            "{}, peak memory {} of {}",
+        Verdict::MemoryLimit => {
+            let limit = limits.memory.unwrap_or(0);
+            with_words(if o.killed == Some(run::Killed::Memory) {
+                format!(
+                    "the memory its processes used together passed the limit of {} \
+                     (stopped at {}; {})",
+                    mib(limit),
+                    mib(o.peak_memory),
+                    o.exit_text()
+                )
+            } else if o.peak_memory > limit {
+                format!(
+                    "peak memory {}, over the limit of {} ({})",
+                    mib(o.peak_memory),
+                    mib(limit),
+                    o.exit_text()
+                )
+            } else {
+                format!(
+                    "{} after the memory limit of {} refused it memory (peak {} in use)",
+                    o.exit_text(),
+                    mib(limit),
+                    mib(o.peak_memory)
+                )
+            })
+        }
+        Verdict::RuntimeError if o.process_limit_reached.is_some() => with_words(format!(
+            "{} after the run reached its process limit of {} processes and threads \
+             (--process-limit)",
             o.exit_text(),
-            mib(o.peak_memory),
-            mib(limits.memory.unwrap_or(0))
+            o.process_limit_reached.unwrap_or(0)
         )),
         _ => with_words(o.exit_text()),
     }

@@ -80,8 +80,30 @@ impl Subject for Queens {
         Ok(out)
     }
 
-    fn judge(&self, _: &[u8], expected: &[u8], actual: &[u8]) -> Judged {
-        stress::judge_exact(expected, actual, self.tolerance)
+    /// The exact comparison; an answer laid out as UVa 750 lays it out (an empty line after
+    /// the headings) while the statement's layout is judged says so, and names `--uva`.
+    fn judge(&self, input: &[u8], expected: &[u8], actual: &[u8]) -> Judged {
+        let judged = stress::judge_exact(expected, actual, self.tolerance);
+        if self.layout == Style::Uva || judged == Judged::Accepted {
+            return judged;
+        }
+        let uva = Queens {
+            layout: Style::Uva,
+            ..*self
+        };
+        let Ok(uva_answer) = uva.reference(input) else {
+            return judged;
+        };
+        if stress::judge_exact(&uva_answer, actual, self.tolerance) != Judged::Accepted {
+            return judged;
+        }
+        let hint = " (the answer is right in UVa 750's layout, with an empty line after the \
+                    headings: judge with --uva for that layout)";
+        match judged {
+            Judged::Presentation(r) => Judged::Presentation(r + hint),
+            Judged::Wrong(r) => Judged::Wrong(r + hint),
+            Judged::Accepted => Judged::Accepted,
+        }
     }
 
     fn cases(&self, input: &[u8]) -> Result<Vec<Square>, String> {

@@ -61,9 +61,13 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Run {
 
 /// A fresh temporary directory named after `name` (`cp-NAME-...`, easy to trace back to its
 /// test), removed when dropped.
+/// A temporary directory of the tests' own, readable by every user (mode 0755): a root
+/// judge runs the programs kept there as an unprivileged user.
 pub fn scratch(name: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(&format!("cp-{name}-"))
+        .permissions(std::fs::Permissions::from_mode(0o755))
         .tempdir()
         .expect("a temporary directory")
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::common::BIN;
-use crate::procs::{Mark, have, json};
+use crate::procs::{Mark, PASSED_WORDS, have, json};
 
 /// A Python program that answers sultan right after `cpu` seconds of CPU time, or (with
 /// `wrong_from`) answers one too many on boards whose best sum is at least that.
@@ -163,7 +163,7 @@ fn ten_thousand_runs_with_detached_children_need_no_more_descriptors() {
     // long before the end. Every run leaves a sleeping child holding standard output.
     let mark = Mark::new("ten-thousand");
     let script = format!(
-        "ulimit -n 64 && exec '{BIN}' queens stress --cases 10000 --jobs 2 --gen-args '--cases 1' \
+        "ulimit -n 64 && exec '{BIN}' queens stress {PASSED_WORDS} --cases 10000 --jobs 2 --gen-args '--cases 1' \
          -- sh -c 'sh -c \"sleep 300; :\" & exec \"$CP\" queens'"
     );
     let (run, took) = mark.run_shell(&script);

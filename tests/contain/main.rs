@@ -16,6 +16,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod escape;
 mod hostile;
 mod largest;
 mod limits;

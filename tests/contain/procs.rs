@@ -18,6 +18,12 @@ pub fn system_first() -> String {
 /// The environment variable that marks a test's processes.
 const MARK: &str = "CP_CONTAIN_TEST_MARK";
 
+/// The options that pass the binary's name and the mark on to a judged program.
+pub const PASSED: [&str; 4] = ["--env", "CP", "--env", MARK];
+
+/// [`PASSED`] as words of a shell command.
+pub const PASSED_WORDS: &str = "--env CP --env CP_CONTAIN_TEST_MARK";
+
 /// A mark of one test: its processes carry it in their environment.
 pub struct Mark(String);
 
@@ -30,8 +36,15 @@ impl Mark {
     }
 
     /// The binary with `args`, marked, `CP` naming the binary (for the programs to call it).
+    /// A judged program gets neither variable unless passed by name: `stress` and `judge`
+    /// are given `--env CP --env` the mark (after the subcommand), so that the programs
+    /// call the binary and every process of theirs carries the mark.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(BIN);
+        let mut args: Vec<&str> = args.to_vec();
+        if let Some(at) = args.iter().position(|a| *a == "stress" || *a == "judge") {
+            args.splice(at + 1..at + 1, PASSED);
+        }
         command
             .args(args)
             .env(MARK, &self.0)

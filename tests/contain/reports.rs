@@ -217,6 +217,8 @@ fn runs_are_numbered_alike_in_text_and_json_and_the_command_can_be_pasted() {
     let args = [
         "queens",
         "stress",
+        "--env",
+        "BAD",
         "--gen-args",
         "--cases 1",
         "--",

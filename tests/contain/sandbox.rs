@@ -17,7 +17,7 @@ use crate::common::scratch;
 use crate::procs::{Mark, have, json, json_lines};
 
 /// The parts of the default sandbox in force here (the JSON's `containment`), probed once.
-fn parts() -> &'static Vec<String> {
+pub fn parts() -> &'static Vec<String> {
     static FOUND: OnceLock<Vec<String>> = OnceLock::new();
     FOUND.get_or_init(|| {
         let mark = Mark::new("sandbox-probe");
@@ -50,7 +50,7 @@ fn parts() -> &'static Vec<String> {
 
 /// True when the default sandbox has `part`; otherwise false with a message, or a failure
 /// under CI=true.
-fn has(part: &str) -> bool {
+pub fn has(part: &str) -> bool {
     let here = parts().iter().any(|p| p == part);
     if !here {
         assert_ne!(
@@ -65,7 +65,7 @@ fn has(part: &str) -> bool {
 }
 
 /// A folder of tests `a`, `b` with their right answers.
-fn tests() -> tempfile::TempDir {
+pub fn tests() -> tempfile::TempDir {
     let dir = scratch("sandbox-tests");
     for name in ["a", "b"] {
         std::fs::write(dir.path().join(format!("{name}.in")), "1\n1 1\n").unwrap();
@@ -76,8 +76,13 @@ fn tests() -> tempfile::TempDir {
 }
 
 /// `queens judge --format json TESTS -- sh -c script`, with `T` naming the tests' folder.
-fn judge(mark: &Mark, tests: &Path, extra: &[&str], script: &str) -> (i32, Vec<serde_json::Value>) {
-    let mut args = vec!["queens", "judge", "--format", "json"];
+pub fn judge(
+    mark: &Mark,
+    tests: &Path,
+    extra: &[&str],
+    script: &str,
+) -> (i32, Vec<serde_json::Value>) {
+    let mut args = vec!["queens", "judge", "--format", "json", "--env", "T"];
     args.extend_from_slice(extra);
     args.extend_from_slice(&[tests.to_str().unwrap(), "--", "sh", "-c", script]);
     let mut command = mark.command(&args);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::common::scratch;
 use crate::hostile::every;
-use crate::procs::{Mark, have, json, json_lines};
+use crate::procs::{Mark, PASSED_WORDS, have, json, json_lines};
 
 /// `judge --format json` over `dir` with `args` before the folder, the program after `--`;
 /// the per-test lines and the summary.
@@ -491,7 +491,7 @@ fn the_program_has_a_session_of_its_own_and_no_terminal() {
         let what = names.join("+");
         let mark = Mark::new("session");
         let command = format!(
-            "\"$CP\" queens judge --format json --containment {containment} {} -- {}",
+            "\"$CP\" queens judge {PASSED_WORDS} --format json --containment {containment} {} -- {}",
             dir.path().display(),
             program.display()
         );
@@ -500,10 +500,11 @@ fn the_program_has_a_session_of_its_own_and_no_terminal() {
         } else {
             mark.run_shell(&command)
         };
+        // The first JSON line (a warning on standard error may come first on a terminal).
         let first = run
             .stdout_text()
             .lines()
-            .next()
+            .find(|l| l.starts_with('{'))
             .unwrap_or_default()
             .to_string();
         let line: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();

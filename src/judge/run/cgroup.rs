@@ -44,8 +44,10 @@ impl Fs {
         }
     }
 
-    /// Removes the cgroup folder `path` (refused while a process is in it).
+    /// Removes the cgroup folder `path` (refused while a process is in it), the cgroups a
+    /// program made inside it first, deepest first.
     fn remove(self, path: &Path) -> io::Result<()> {
+        crate::judge::sandbox::groups::remove_children(path, |child| self.remove(child));
         match self {
             Fs::Kernel => std::fs::remove_dir(path),
             #[cfg(test)]
@@ -255,6 +257,20 @@ impl Cgroup {
             .ok()
     }
 
+    /// How many of the cgroup's processes the kernel killed for passing its memory limit
+    /// (`oom_kill` of `memory.events`).
+    pub fn oom_kills(&self) -> Option<u64> {
+        keyed(&read_small(&self.path.join("memory.events"))?, "oom_kill")
+    }
+
+    /// How many times a process or thread was refused the cgroup for its `pids.max` (`max`
+    /// of `pids.events`).
+    pub fn pids_refused(&self) -> u64 {
+        read_small(&self.path.join("pids.events"))
+            .and_then(|t| keyed(&t, "max"))
+            .unwrap_or(0)
+    }
+
     /// Writes `value` into the cgroup's `file` (a limit); false when it cannot.
     pub fn set(&self, file: &str, value: &str) -> bool {
         std::fs::write(self.path.join(file), value).is_ok()
@@ -309,6 +325,14 @@ impl Drop for Cgroup {
             }
         }
     }
+}
+
+/// The number after `key` in a file of `key value` lines.
+pub fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
 }
 
 /// A small file of the kernel's, read whole (at most 64 KiB).

@@ -8,14 +8,17 @@ use super::*;
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Containment {
     /// Everything this machine allows: a PID namespace where one can be made (else a child
-    /// subreaper), and a cgroup v2 where one can be made.
+    /// subreaper with a cgroup v2), and a cgroup v2 where one can be made; refused where
+    /// there is neither.
     #[default]
     Auto,
     /// A PID namespace alone (refused where none can be made).
     Namespace,
     /// A child subreaper and a cgroup v2 (refused where no cgroup can be made).
     Cgroup,
-    /// A child subreaper alone: what every Linux allows.
+    /// A child subreaper alone: what every Linux allows, but a program that kills its keeper
+    /// (a daemon that double-forks first) can leave processes running after its run: never
+    /// taken unless asked for, with a warning.
     Subreaper,
 }
 
@@ -86,6 +89,17 @@ impl Layers {
                 !parts.nproc && ((self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids"));
             parts.memory_cgroup =
                 (self.cgroup && cgroup::enabled("memory")) || v1_group_here("memory");
+            // An ordinary user's program is that user; a root judge's runs as nobody in a
+            // user namespace of its own, whose maps the keeper writes through the run's own
+            // /proc.
+            parts.user = self.user_namespace || (parts.proc && program_user_here());
+            parts.seccomp = parts.files && seccomp_here();
+            parts.unix_sockets_opened = options.unix_sockets;
+            // Root with no pids cgroup: RLIMIT_NPROC binds the unprivileged user in its own
+            // namespace.
+            if !self.user_namespace && parts.user && !parts.pids_cgroup {
+                parts.nproc = true;
+            }
         }
         // Without a PID namespace there is no sandbox, but a process limit still: a fork bomb
         // must not outrun the judge that kills the run's processes one by one.
@@ -119,23 +133,39 @@ fn own_user_namespace_here() -> bool {
     *FOUND.get_or_init(spawn::probe_own_user_namespace)
 }
 
+/// Whether a seccomp filter can be had here.
+#[cfg(target_os = "linux")]
+fn seccomp_here() -> bool {
+    #[cfg(target_pointer_width = "64")]
+    return sandbox::seccomp::available();
+    #[cfg(not(target_pointer_width = "64"))]
+    return false;
+}
+
+/// Whether a root judge's program may run as `nobody` in a user namespace of its own,
+/// probed once.
+#[cfg(target_os = "linux")]
+fn program_user_here() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(spawn::probe_program_user)
+}
+
 /// The sandbox's parts this system allows, probed once (bits of `spawn::probe_sandbox`).
 #[cfg(target_os = "linux")]
 fn sandbox_here(user: bool) -> i32 {
     use std::os::unix::ffi::OsStrExt;
     static FOUND: OnceLock<i32> = OnceLock::new();
     *FOUND.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("chess-puzzles-box-{}-probe", std::process::id()));
-        if std::fs::create_dir(&dir).is_err() {
+        // An unpredictable name: a folder another user made in advance must not turn the
+        // sandbox off.
+        let Ok(scratch) = sandbox::scratch::Scratch::create() else {
             return 0;
-        }
+        };
+        let dir = scratch.root();
         let c = |p: &std::path::Path| {
             std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
         };
-        let bits = spawn::probe_sandbox(user, &c(&dir), &c(&dir.join("proc")));
-        let _ = std::fs::remove_dir(&dir);
-        bits
+        spawn::probe_sandbox(user, &c(&dir), &c(&dir.join("proc")))
     })
 }
 
@@ -186,6 +216,14 @@ pub enum ContainmentError {
         "no cgroup v2 can be made here (none is mounted, or the judge's own cgroup is not writable)"
     )]
     NoCgroup,
+    /// Neither a PID namespace nor a cgroup v2 can be made: only a child subreaper, which
+    /// must be asked for by name.
+    #[error(
+        "neither a PID namespace nor a cgroup v2 can be made here; --containment subreaper runs \
+         without them, but a program that kills its keeper can leave processes running after \
+         its run: ask for it by name to accept that"
+    )]
+    SubreaperOnly,
     /// Not Linux: a process group is all there is.
     #[error("only a process group is available on this system")]
     NotLinux,
@@ -226,6 +264,11 @@ impl Containment {
         let namespace = namespace_here();
         let cgroup = cgroup::available();
         match self {
+            // A child subreaper alone cannot hold a program that kills its keeper: it is
+            // never taken unasked.
+            Containment::Auto if namespace.is_none() && !cgroup => {
+                Err(ContainmentError::SubreaperOnly)
+            }
             Containment::Auto => Ok(Layers {
                 pid_namespace: namespace.is_some(),
                 user_namespace: namespace == Some(true),

@@ -68,6 +68,10 @@ use live::*;
 pub use stderr::error_line;
 pub use verdict::{Exit, Killed, Outcome, Verdict};
 
+/// The user and group of the host a root judge's program runs as (in a user namespace of
+/// its own): the overflow id, `nobody`, which owns no file of the host's.
+pub const PROGRAM_USER: u32 = 65534;
+
 /// How often a running program is looked at for its limits and a request to stop.
 const POLL: Duration = Duration::from_millis(10);
 
@@ -90,7 +94,9 @@ pub struct Limits {
     /// A run that computes goes on until its CPU time runs out, whatever the load of the
     /// machine.
     pub wall: Duration,
-    /// Address space in bytes (`RLIMIT_AS`), or none.
+    /// Memory in bytes, or none: the memory the run's processes use together (a memory
+    /// cgroup's limit where one can be made; otherwise each process's data, `RLIMIT_DATA`,
+    /// and the run's resident memory, watched).
     pub memory: Option<u64>,
     /// Bytes of standard output (and of any file written, `RLIMIT_FSIZE`).
     pub output: u64,
@@ -168,8 +174,8 @@ pub fn run(
         program: name(),
         error,
     };
-    // With a cgroup's limit on the memory used, the address space the program reserves is
-    // its own business (a JVM reserves far more than it uses).
+    // With a cgroup's limit on the memory used, the memory of each process is the cgroup's
+    // business.
     let rlimits = if layers.sandbox.memory_cgroup {
         rlimits(&Limits {
             memory: None,
@@ -179,7 +185,9 @@ pub fn run(
         rlimits(limits)
     };
     let prepared = prepare(program, layers, limits).map_err(io_error)?;
+    let env = runtime_env(program, limits);
     let setup = spawn::Setup {
+        env: &env,
         steps: prepared.steps.as_ref(),
         network: layers.sandbox.network,
         ipc: layers.sandbox.ipc,
@@ -189,6 +197,20 @@ pub fn run(
             .nproc
             .then_some(libc::rlim_t::from(layers.processes)),
         no_capabilities: layers.sandbox.files,
+        // A root judge's program (an ordinary user's is that user already).
+        program_user: (layers.sandbox.user && !layers.user_namespace)
+            .then(|| spawn::ProgramUser::new(PROGRAM_USER, PROGRAM_USER)),
+        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+        seccomp: layers
+            .sandbox
+            .seccomp
+            .then(|| {
+                sandbox::seccomp::filters(sandbox::seccomp::Choices {
+                    unix_sockets: !layers.sandbox.unix_sockets_opened,
+                    memfd: !layers.sandbox.memory_cgroup,
+                })
+            })
+            .flatten(),
     };
     let started = Instant::now();
     let mut child =
@@ -218,6 +240,7 @@ pub fn run(
         exiting: false,
         executed: false,
         program_peak: 0,
+        run_peak: 0,
         signal_code: None,
         seen: Vec::new(),
     };
@@ -344,6 +367,10 @@ pub fn run(
             }
             Some(1 | 2) => Some("joining the run's cgroup".to_string()),
             Some(spawn::CAPABILITIES_STEP) => Some("dropping its capabilities".to_string()),
+            Some(spawn::USER_STEP) => Some(format!(
+                "running it as the unprivileged user {PROGRAM_USER} in a user namespace"
+            )),
+            Some(spawn::SECCOMP_STEP) => Some("installing its seccomp filter".to_string()),
             _ => None,
         };
         return Err(match step {
@@ -355,6 +382,37 @@ pub fn run(
             None => io_error(error),
         });
     }
+    // A process of the run the kernel killed for passing the memory limit: the run passed it
+    // (the program may still have answered).
+    let oom_killed = child
+        .cgroup
+        .as_ref()
+        .and_then(|c| c.oom_kills())
+        .unwrap_or(0)
+        > 0
+        || prepared.groups.iter().any(|g| {
+            g.read_text("memory.oom_control")
+                .and_then(|t| cgroup::keyed(&t, "oom_kill"))
+                .unwrap_or(0)
+                > 0
+        });
+    if oom_killed && state.killed.is_none() {
+        state.killed = Some(Killed::Memory);
+    }
+    let stderr = std::mem::replace(&mut state.err, stderr::Kept::new(0)).into_bytes();
+    // The process limit reached: the pids cgroup counts refusals; under RLIMIT_NPROC the
+    // runtime's words say it.
+    let refusals = |text: Option<String>| text.and_then(|t| cgroup::keyed(&t, "max")).unwrap_or(0);
+    let limit_reached = child.cgroup.as_ref().is_some_and(|c| c.pids_refused() > 0)
+        || prepared
+            .groups
+            .iter()
+            .any(|g| refusals(g.read_text("pids.events")) > 0)
+        || (layers.sandbox.nproc && {
+            let said = String::from_utf8_lossy(&stderr);
+            verdict::NO_MORE_PROCESSES.iter().any(|m| said.contains(m))
+        });
+    let process_limit_reached = limit_reached.then_some(layers.processes);
     let cpu_tree = child.cgroup.as_ref().and_then(|c| c.cpu());
     let peak_tree = child
         .cgroup
@@ -380,7 +438,7 @@ pub fn run(
         .unwrap_or_default();
     let peak =
         (used[2].max(0) as u64).saturating_mul(if cfg!(target_os = "macos") { 1 } else { 1024 });
-    let peak = peak.max(state.program_peak);
+    let peak = peak.max(state.program_peak).max(state.run_peak);
     Ok(Outcome {
         exit,
         killed: state.killed,
@@ -388,11 +446,12 @@ pub fn run(
         wall,
         peak_memory: peak.max(peak_tree.unwrap_or(0)),
         stdout: state.out,
-        stderr: state.err.into_bytes(),
+        stderr,
         signal_code: match exit {
             Exit::Signal(_) => state.signal_code,
             Exit::Code(_) => None,
         },
+        process_limit_reached,
     })
 }
 
@@ -444,8 +503,13 @@ fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<P
     if parts.files {
         let scratch = sandbox::scratch::Scratch::create()?;
         let mut steps = sandbox::mounts::Steps::new(&scratch.root());
-        // The scratch folder first: the folders shown may lie under /tmp, over it.
-        steps.scratch(&scratch.tmp(), Path::new("/tmp"));
+        // The scratch first: the folders shown may lie under /tmp, over it. Its files are
+        // memory: as much as the memory limit (counted in the run's memory cgroup where it
+        // has one), half the machine's without a limit.
+        let size = limits
+            .memory
+            .map_or("50%".to_string(), |m| m.max(1 << 20).to_string());
+        steps.scratch(Path::new("/tmp"), &size);
         for dir in sandbox::SYSTEM {
             if std::fs::symlink_metadata(dir).is_ok() {
                 steps.bind(Path::new(dir), false);
@@ -456,6 +520,7 @@ fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<P
             steps.bind(dir, false);
         }
         steps.devices();
+        steps.scratch(Path::new("/dev/shm"), &size);
         for hidden in &view.hidden {
             if sandbox::visible(hidden, &view.shown, &[]) {
                 steps.hide(hidden);
@@ -471,9 +536,28 @@ fn prepare(program: &Resolved, layers: &Layers, limits: &Limits) -> io::Result<P
     Ok(prepared)
 }
 
+/// What the program's runtime is told of its limits, as it would be in a container of that
+/// size: a JVM sizes its heap from the memory it is given (`-XX:MaxRAM`; three quarters of
+/// it for the heap at most, as a judge's `-Xmx` would) rather than from the machine's,
+/// unless the program's environment already says (`--env JAVA_TOOL_OPTIONS=...`).
+fn runtime_env(program: &Resolved, limits: &Limits) -> Vec<std::ffi::CString> {
+    let Some(memory) = limits.memory else {
+        return Vec::new();
+    };
+    if program.env_var("JAVA_TOOL_OPTIONS").is_some() {
+        return Vec::new();
+    }
+    std::ffi::CString::new(format!(
+        "JAVA_TOOL_OPTIONS=-XX:MaxRAM={memory} -XX:MaxRAMPercentage=75"
+    ))
+    .into_iter()
+    .collect()
+}
+
 /// The limits set in the program: CPU time (the next whole second above the limit, and one
-/// more for the hard limit, which kills), address space, file size; none above the judge's
-/// own hard limits.
+/// more for the hard limit, which kills), its data (the private memory it may write: what
+/// it uses, not the address space it reserves, which a JVM or V8 reserve by gigabytes),
+/// file size; none above the judge's own hard limits.
 fn rlimits(limits: &Limits) -> spawn::Rlimits {
     let hard = |resource: spawn::Resource| {
         let mut l = libc::rlimit {
@@ -501,7 +585,7 @@ fn rlimits(limits: &Limits) -> spawn::Rlimits {
     let file_size = limits.output.saturating_add(1) as libc::rlim_t;
     [
         clamp(libc::RLIMIT_CPU, cpu_seconds, cpu_seconds.saturating_add(1)),
-        clamp(libc::RLIMIT_AS, memory, memory),
+        clamp(libc::RLIMIT_DATA, memory, memory),
         clamp(libc::RLIMIT_FSIZE, file_size, file_size),
     ]
 }
@@ -614,6 +698,9 @@ struct State {
     executed: bool,
     /// The program's own peak resident memory, measured while it ran and at its exit.
     program_peak: u64,
+    /// The most memory the run's processes used together, sampled while it ran (where no
+    /// memory cgroup measures it).
+    run_peak: u64,
     /// The `si_code` of the last signal that reached the program.
     signal_code: Option<i32>,
     /// The program's processes last seen (outside a namespace), to end them should the
@@ -734,18 +821,40 @@ impl State {
 
     /// The run's CPU time now, and its activity (the CPU time and the time spent waiting for
     /// a core): the cgroup's, or the program's process tree's.
-    fn cpu_now(&self, child: &spawn::Child) -> Option<(Duration, Duration)> {
+    fn cpu_now(&self, child: &spawn::Child, layers: &Layers) -> Option<(Duration, Duration)> {
         if let Some(cgroup) = &child.cgroup
             && let Some(cpu) = cgroup.cpu()
         {
             return Some((cpu, cpu + cgroup.waiting().unwrap_or_default()));
         }
+        // In a namespace, every process of the run is below the keeper (those the program
+        // left to it too, and what the keeper reaped); otherwise the program's tree.
+        #[cfg(target_os = "linux")]
+        if layers.pid_namespace && self.executed {
+            let cpu = procfs::tree_cpu(child.keeper, false)?;
+            return Some((cpu, cpu + procfs::tree_waiting(child.keeper)));
+        }
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
-            let cpu = procfs::tree_cpu(self.program_pid)?;
+            let cpu = procfs::tree_cpu(self.program_pid, true)?;
             return Some((cpu, cpu + procfs::tree_waiting(self.program_pid)));
         }
         None
+    }
+
+    /// The memory the run uses now, where no memory cgroup limits it: every process below
+    /// the keeper in a namespace, the program's tree otherwise (after the program executed:
+    /// before, its memory is a copy of the judge's).
+    #[cfg(target_os = "linux")]
+    fn memory_now(&self, child: &spawn::Child, layers: &Layers) -> Option<u64> {
+        if layers.sandbox.memory_cgroup || !self.executed || self.program_pid <= 0 {
+            return None;
+        }
+        Some(if layers.pid_namespace {
+            procfs::tree_memory(child.keeper, false)
+        } else {
+            procfs::tree_memory(self.program_pid, true)
+        })
     }
 
     /// The limits, looked at while the program runs.
@@ -757,7 +866,15 @@ impl State {
         child: &spawn::Child,
         layers: &Layers,
     ) {
-        let measured = self.cpu_now(child);
+        let measured = self.cpu_now(child, layers);
+        #[cfg(target_os = "linux")]
+        if let Some(used) = self.memory_now(child, layers) {
+            self.run_peak = self.run_peak.max(used);
+            if limits.memory.is_some_and(|m| used > m) {
+                self.kill(Killed::Memory, child, layers);
+                return;
+            }
+        }
         let activity = measured.map(|m| m.1);
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {

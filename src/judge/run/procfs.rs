@@ -144,9 +144,33 @@ pub fn tree_waiting(pid: libc::pid_t) -> Duration {
     Duration::from_nanos(total)
 }
 
-/// The CPU time, user and system, of `pid`'s threads, of the children it reaped, and of its
-/// living descendants (at most [`MAX_TREE`] processes); `None` when `pid` is gone.
-pub fn tree_cpu(pid: libc::pid_t) -> Option<Duration> {
+/// The memory the processes below `pid` (and `pid` itself with `own`) use now, in bytes:
+/// their proportional resident sets (`Pss`, so that pages two processes share after a
+/// `fork` count once), at most [`MAX_TREE`] processes.
+pub fn tree_memory(pid: libc::pid_t, own: bool) -> u64 {
+    let mut pids = descendants(pid);
+    if own {
+        pids.push(pid);
+    }
+    pids.iter()
+        .filter_map(|p| {
+            let text = read(&format!("/proc/{p}/smaps_rollup"))?;
+            let kib: u64 = text
+                .lines()
+                .find_map(|l| l.strip_prefix("Pss:"))?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()?;
+            Some(kib.saturating_mul(1024))
+        })
+        .sum()
+}
+
+/// The CPU time, user and system, of `pid`'s threads (with `own`), of the children it
+/// reaped, and of its living descendants (at most [`MAX_TREE`] processes); `None` when `pid`
+/// is gone.
+pub fn tree_cpu(pid: libc::pid_t, own: bool) -> Option<Duration> {
     // Safety: sysconf only reads a constant of the system.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     let mut total = 0u64;
@@ -158,10 +182,11 @@ pub fn tree_cpu(pid: libc::pid_t) -> Option<Duration> {
         // utime, stime, cutime, cstime: fields 14..=17, indices 11..=14 here.
         match stat_fields(p) {
             Some(f) => {
+                let skip = if first && !own { 13 } else { 11 };
                 total += f
                     .iter()
-                    .skip(11)
-                    .take(4)
+                    .take(15)
+                    .skip(skip)
                     .map(|&t| t.max(0) as u64)
                     .sum::<u64>()
             }

@@ -82,16 +82,10 @@ impl Program {
         for a in &self.args {
             argv.push(c(a)?);
         }
-        let mut env = Vec::new();
-        for (k, v) in std::env::vars_os() {
-            let mut pair = k.as_bytes().to_vec();
-            pair.push(b'=');
-            pair.extend_from_slice(v.as_bytes());
-            // A variable with a NUL byte cannot be passed on; it is left out.
-            if let Ok(pair) = CString::new(pair) {
-                env.push(pair);
-            }
-        }
+        let env = std::env::vars_os()
+            .filter(|(k, _)| KEPT.contains(&k.as_bytes()) || k.as_bytes().starts_with(b"LC_"))
+            .filter_map(|(k, v)| pair(&k, &v))
+            .collect();
         Ok(Resolved {
             program: self.clone(),
             file: c(file.as_os_str())?,
@@ -111,6 +105,19 @@ impl fmt::Display for Program {
         }
         Ok(())
     }
+}
+
+/// The variables of the judge's environment a program is given (with `LC_*`): what finds
+/// its interpreter and sets its language, nothing that could hold a secret (tokens, keys,
+/// agents' sockets). More are passed by name ([`Resolved::pass_env`]).
+pub const KEPT: [&[u8]; 5] = [b"PATH", b"HOME", b"LANG", b"LANGUAGE", b"TZ"];
+
+/// `NAME=VALUE` as a C string; `None` when either holds a NUL byte (it cannot be passed).
+fn pair(name: &OsStr, value: &OsStr) -> Option<CString> {
+    let mut pair = name.as_bytes().to_vec();
+    pair.push(b'=');
+    pair.extend_from_slice(value.as_bytes());
+    CString::new(pair).ok()
 }
 
 /// A program ready to run: the file to execute, its argument vector and environment.
@@ -156,6 +163,22 @@ impl Resolved {
             .map(PathBuf::from)
     }
 
+    /// The program `env` finds on `PATH` for a `#!/usr/bin/env NAME` line, as it finds it
+    /// here: the interpreter the program runs with.
+    pub fn env_target(&self) -> Option<PathBuf> {
+        let line = shebang(&self.file())?;
+        let mut words = line.trim_start_matches("#!").split_whitespace();
+        let interpreter = words.next()?;
+        if Path::new(interpreter).file_name()? != "env" {
+            return None;
+        }
+        let target = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
+        if target.contains('/') {
+            return Some(PathBuf::from(target));
+        }
+        on_path(OsStr::new(target))
+    }
+
     /// The same program, shown `view` when sandboxed (its file then named by its whole path,
     /// which does not depend on the working folder).
     pub fn with_view(mut self, view: View) -> Resolved {
@@ -165,12 +188,55 @@ impl Resolved {
             self.file = c;
         }
         self.view = view;
+        // Its home is the run's own /tmp: the judge's is not shown.
+        let _ = self.set_env(OsStr::new("HOME"), Some(OsStr::new("/tmp")));
         self
     }
 
     /// What it is shown in a sandbox.
     pub fn view(&self) -> &View {
         &self.view
+    }
+
+    /// The variable `NAME` of the judge's environment given to the program too (left out
+    /// when the judge has none), or `NAME=VALUE` set; a later one replaces an earlier one of
+    /// the same name.
+    pub fn pass_env(mut self, spec: &OsStr) -> Result<Resolved, StartError> {
+        let bytes = spec.as_bytes();
+        let (name, value) = match bytes.iter().position(|&b| b == b'=') {
+            Some(i) => (
+                OsStr::from_bytes(&bytes[..i]),
+                Some(OsStr::from_bytes(&bytes[i + 1..]).to_os_string()),
+            ),
+            None => (spec, std::env::var_os(spec)),
+        };
+        if name.is_empty() {
+            return Err(StartError::NulByte);
+        }
+        self.set_env(name, value.as_deref())?;
+        Ok(self)
+    }
+
+    /// Sets (or with `None` removes) the variable `name` of the program's environment.
+    pub(super) fn set_env(
+        &mut self,
+        name: &OsStr,
+        value: Option<&OsStr>,
+    ) -> Result<(), StartError> {
+        let mut prefix = name.as_bytes().to_vec();
+        prefix.push(b'=');
+        self.env.retain(|p| !p.as_bytes().starts_with(&prefix));
+        if let Some(value) = value {
+            self.env.push(pair(name, value).ok_or(StartError::NulByte)?);
+        }
+        Ok(())
+    }
+
+    /// The value of the variable `name` in the program's environment.
+    pub fn env_var(&self, name: &str) -> Option<&str> {
+        self.env
+            .iter()
+            .find_map(|p| p.to_str().ok()?.strip_prefix(name)?.strip_prefix('='))
     }
 }
 

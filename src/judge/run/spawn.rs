@@ -44,6 +44,94 @@ pub(super) struct Setup<'a> {
     pub nproc: Option<libc::rlim_t>,
     /// The program runs without any capability and cannot gain one (`no_new_privs`).
     pub no_capabilities: bool,
+    /// A root judge's program runs in a user namespace of its own as this unprivileged user
+    /// of the host (its maps written by the keeper).
+    pub program_user: Option<ProgramUser>,
+    /// Variables added to the program's environment for this run.
+    pub env: &'a [CString],
+    /// The seccomp filters installed in the program just before its `execve`.
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    pub seccomp: Option<&'static [seccompiler::BpfProgram]>,
+}
+
+/// The unprivileged user of the host a root judge's program runs as: root of a user
+/// namespace of its own, mapped to `uid` and `gid` outside, so that it owns nothing of the
+/// host's and may change none of its settings.
+#[derive(Clone, Debug)]
+pub(super) struct ProgramUser {
+    uid_map: Vec<u8>,
+    gid_map: Vec<u8>,
+}
+
+impl ProgramUser {
+    /// The user `uid`, group `gid` of the host.
+    pub(super) fn new(uid: u32, gid: u32) -> ProgramUser {
+        ProgramUser {
+            uid_map: format!("0 {uid} 1\n").into_bytes(),
+            gid_map: format!("0 {gid} 1\n").into_bytes(),
+        }
+    }
+
+    /// Writes the maps of the process `pid` (as this process's `/proc` names it).
+    ///
+    /// # Safety
+    ///
+    /// Only system calls on prepared bytes: callable between a fork and an exec.
+    unsafe fn write_for(&self, pid: libc::pid_t) -> bool {
+        // Safety: open, write and close on paths made on this stack.
+        unsafe {
+            write_file(proc_path(pid, b"uid_map", &mut [0; 64]), &self.uid_map)
+                && write_file(proc_path(pid, b"gid_map", &mut [0; 64]), &self.gid_map)
+        }
+    }
+}
+
+/// Drops the supplementary groups and becomes root of the calling process's user namespace
+/// (the unprivileged user outside), by raw system calls: the C library's wrappers would
+/// signal the other threads of the judge this process was forked from, which it does not
+/// have, and wait for them for ever.
+///
+/// # Safety
+///
+/// Only system calls: callable between a fork and an exec.
+unsafe fn become_root_of_namespace() -> bool {
+    // Safety: setgroups with no groups, setresgid and setresuid with constant ids.
+    unsafe {
+        libc::syscall(libc::SYS_setgroups, 0usize, std::ptr::null::<libc::gid_t>()) == 0
+            && libc::syscall(libc::SYS_setresgid, 0u32, 0u32, 0u32) == 0
+            && libc::syscall(libc::SYS_setresuid, 0u32, 0u32, 0u32) == 0
+    }
+}
+
+/// `/proc/PID/NAME` as a C string in `buffer` (no allocation).
+fn proc_path<'b>(pid: libc::pid_t, name: &[u8], buffer: &'b mut [u8; 64]) -> &'b std::ffi::CStr {
+    let mut n = 0;
+    let mut put = |b: u8| {
+        if n < buffer.len() - 1 {
+            buffer[n] = b;
+            n += 1;
+        }
+    };
+    b"/proc/".iter().for_each(|&b| put(b));
+    let mut digits = [0u8; 12];
+    let mut d = 0;
+    let mut value = pid.max(0) as u32;
+    loop {
+        digits[d] = b'0' + (value % 10) as u8;
+        d += 1;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    while d > 0 {
+        d -= 1;
+        put(digits[d]);
+    }
+    put(b'/');
+    name.iter().for_each(|&b| put(b));
+    buffer[n] = 0;
+    std::ffi::CStr::from_bytes_until_nul(&buffer[..]).unwrap_or(c"")
 }
 
 /// A message of the keeper: `[kind, a, b, user µs, system µs, peak KiB]`.
@@ -84,6 +172,10 @@ pub(super) const LOOPBACK_STEP: i64 = 20;
 pub(super) const NPROC_STEP: i64 = 21;
 /// The step number of dropping the program's capabilities in a [`SETUP_FAILED`] report.
 pub(super) const CAPABILITIES_STEP: i64 = 22;
+/// The step number of the program's unprivileged user in a [`SETUP_FAILED`] report.
+pub(super) const USER_STEP: i64 = 23;
+/// The step number of the program's seccomp filter in a [`SETUP_FAILED`] report.
+pub(super) const SECCOMP_STEP: i64 = 24;
 
 /// The resource limits set in the program before it executes: `(resource, soft, hard)`.
 pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 3];
@@ -268,8 +360,11 @@ pub(super) const PROBE_NPROC: i32 = 16;
 #[cfg(target_os = "linux")]
 pub(super) fn probe_sandbox(user: bool, dir: &CString, proc: &CString) -> i32 {
     let maps = UserMaps::own();
-    let flags =
-        namespace_flags(true, user) | libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC;
+    let flags = namespace_flags(true, user)
+        | libc::CLONE_NEWNS
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS;
     // Safety: the child makes only system calls on prepared data and exits.
     let pid = unsafe { raw_fork(flags) };
     if pid == 0 {
@@ -353,6 +448,52 @@ pub(super) fn probe_own_user_namespace() -> bool {
     reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
 }
 
+/// Whether a child may make a user namespace of its own whose maps this (root) process
+/// writes, and become the unprivileged [`ProgramUser`] there: a trial child tries.
+#[cfg(target_os = "linux")]
+pub(super) fn probe_program_user() -> bool {
+    let user = ProgramUser::new(super::PROGRAM_USER, super::PROGRAM_USER);
+    let Ok((ready_r, ready_w)) = pipe() else {
+        return false;
+    };
+    let Ok((go_r, go_w)) = pipe() else {
+        return false;
+    };
+    // Safety: the child makes only system calls and exits.
+    let pid = unsafe { raw_fork(0) };
+    if pid == 0 {
+        // Safety: async-signal-safe calls only, then _exit.
+        unsafe {
+            let mut byte = 0u8;
+            let ok = libc::unshare(libc::CLONE_NEWUSER) == 0
+                && libc::write(ready_w.as_raw_fd(), b"r".as_ptr().cast(), 1) == 1
+                && libc::read(go_r.as_raw_fd(), (&mut byte as *mut u8).cast(), 1) == 1
+                && become_root_of_namespace()
+                && libc::geteuid() == 0;
+            libc::_exit(if ok { 0 } else { 1 });
+        }
+    }
+    if pid < 0 {
+        return false;
+    }
+    drop((ready_w, go_r));
+    let mut byte = 0u8;
+    // Safety: read writes one byte into a local; write reads one from a constant.
+    let ready = unsafe { libc::read(ready_r.as_raw_fd(), (&mut byte as *mut u8).cast(), 1) } == 1;
+    // Safety: see ProgramUser::write_for.
+    if ready && unsafe { user.write_for(pid) } {
+        // Safety: write reads one byte from a constant.
+        unsafe {
+            libc::write(go_w.as_raw_fd(), b"g".as_ptr().cast(), 1);
+        }
+    }
+    drop(go_w);
+    let mut status = 0;
+    // Safety: waitpid writes the status of the child just made.
+    let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+    reaped == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+}
+
 fn namespace_flags(pid_namespace: bool, user_namespace: bool) -> libc::c_int {
     #[cfg(target_os = "linux")]
     {
@@ -386,6 +527,9 @@ struct Plan<'a> {
     loopback: bool,
     nproc: Option<(libc::rlim_t, &'a UserMaps)>,
     no_capabilities: bool,
+    program_user: Option<&'a ProgramUser>,
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    seccomp: Option<&'static [seccompiler::BpfProgram]>,
     maps: Option<&'a UserMaps>,
     namespace: bool,
     subreaper: bool,
@@ -420,6 +564,7 @@ pub(super) fn spawn(
     let envp: Vec<*const libc::c_char> = program
         .env
         .iter()
+        .chain(setup.env)
         .map(|a| a.as_ptr())
         .chain(std::iter::once(std::ptr::null()))
         .collect();
@@ -455,6 +600,9 @@ pub(super) fn spawn(
         loopback: setup.network,
         nproc: setup.nproc.map(|n| (n, &own_maps)),
         no_capabilities: setup.no_capabilities,
+        program_user: setup.program_user.as_ref(),
+        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+        seccomp: setup.seccomp,
         maps: maps.as_ref(),
         namespace: layers.pid_namespace,
         subreaper: layers.subreaper,
@@ -471,7 +619,8 @@ pub(super) fn spawn(
             flags |= libc::CLONE_NEWNET;
         }
         if setup.ipc {
-            flags |= libc::CLONE_NEWIPC;
+            // With a host name of its own too: nothing it could set is the host's.
+            flags |= libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
         }
     }
     // Safety: the child runs `keeper`, which makes only async-signal-safe calls on the
@@ -613,6 +762,7 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         libc::close(2);
         let mut used = [0i64; 3];
         let mut program_done = false;
+        let mut status_of_program = 0;
         let mut traced = false;
         #[cfg(target_os = "linux")]
         let mut threads = threads::Threads::new();
@@ -630,7 +780,7 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
                 // Only the program's threads are traced: a stop is one of theirs.
                 #[cfg(target_os = "linux")]
                 {
-                    traced = traced_stop(pid, r, status, traced, plan.namespace, &mut threads);
+                    traced = traced_stop(pid, r, status, traced, plan, &mut threads);
                 }
                 continue;
             }
@@ -639,7 +789,10 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
             if r != pid && threads.reaped(r) {
                 continue;
             }
-            if !program_done {
+            // In a namespace every process of the run is counted, those the program left
+            // behind included (killed at its end, reaped here); outside one, those reaped
+            // before the program.
+            if !program_done || plan.namespace {
                 used[0] += usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
                 used[1] += usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
                 // The program's own peak counts the judge's memory it was forked with: the
@@ -650,12 +803,25 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
             }
             if r == pid {
                 program_done = true;
-                send(&[EXITED, i64::from(status), 0, used[0], used[1], used[2]]);
+                status_of_program = status;
                 if plan.namespace {
-                    // The namespace's init exits: the kernel kills every process left in it.
-                    libc::_exit(0);
+                    // Every process left in the namespace goes now (not when the keeper
+                    // exits), so that it is reaped here and its time counted.
+                    libc::kill(-1, libc::SIGKILL);
+                } else {
+                    send(&[EXITED, i64::from(status), 0, used[0], used[1], used[2]]);
                 }
             }
+        }
+        if plan.namespace && program_done {
+            send(&[
+                EXITED,
+                i64::from(status_of_program),
+                0,
+                used[0],
+                used[1],
+                used[2],
+            ]);
         }
         libc::_exit(0)
     }
@@ -678,9 +844,10 @@ unsafe fn traced_stop(
     tid: libc::pid_t,
     status: libc::c_int,
     traced: bool,
-    namespace: bool,
+    plan: &Plan<'_>,
     threads: &mut threads::Threads,
 ) -> bool {
+    let namespace = plan.namespace;
     // Safety: ptrace, read, kill and write on this keeper's own tracees and descriptors.
     unsafe {
         let signal = libc::WSTOPSIG(status);
@@ -689,6 +856,12 @@ unsafe fn traced_stop(
             libc::ptrace(libc::PTRACE_CONT, tid, 0usize, signal as usize);
         };
         if !traced && tid == pid {
+            // The program is in a user namespace of its own: its maps, which only a process
+            // of the parent namespace with the power to map other ids may write (it checks
+            // them when it goes on).
+            if let Some(user) = plan.program_user {
+                user.write_for(pid);
+            }
             let options = libc::PTRACE_O_TRACEEXIT
                 | libc::PTRACE_O_TRACEEXEC
                 | libc::PTRACE_O_TRACECLONE
@@ -790,13 +963,37 @@ unsafe fn program(plan: &Plan<'_>) -> ! {
     // Safety: system calls on prepared data, then execve or _exit.
     unsafe {
         libc::setsid();
+        // A root judge's program: a user namespace of its own, whose maps the keeper writes
+        // at the stop below.
+        if plan.program_user.is_some() && libc::unshare(libc::CLONE_NEWUSER) != 0 {
+            send(&[SETUP_FAILED, errno(), USER_STEP, 0, 0, 0]);
+            libc::_exit(127);
+        }
         #[cfg(target_os = "linux")]
         if libc::ptrace(libc::PTRACE_TRACEME, 0, 0usize, 0usize) == 0 {
             // The keeper sets the tracing up at this stop.
             libc::kill(libc::getpid(), libc::SIGSTOP);
         }
         libc::close(4);
-        if let Some((processes, maps)) = plan.nproc {
+        if plan.program_user.is_some() {
+            // Root of its namespace, the unprivileged user outside, and no group of the
+            // judge's.
+            if !become_root_of_namespace() {
+                send(&[SETUP_FAILED, errno(), USER_STEP, 0, 0, 0]);
+                libc::_exit(127);
+            }
+            if let Some((processes, _)) = plan.nproc {
+                let limit = libc::rlimit {
+                    rlim_cur: processes,
+                    rlim_max: processes,
+                };
+                if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                    send(&[SETUP_FAILED, errno(), NPROC_STEP, 0, 0, 0]);
+                    libc::_exit(127);
+                }
+            }
+        }
+        if let Some((processes, maps)) = plan.nproc.filter(|_| plan.program_user.is_none()) {
             // Dumpable again to write its maps (its memory is the program's from its execve).
             libc::prctl(libc::PR_SET_DUMPABLE, 1 as libc::c_ulong);
             // A user namespace of the program's own: RLIMIT_NPROC then counts the processes
@@ -842,6 +1039,13 @@ unsafe fn program(plan: &Plan<'_>) -> ! {
                 send(&[SETUP_FAILED, errno(), 10 + i as i64, 0, 0, 0]);
                 libc::_exit(127);
             }
+        }
+        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+        if let Some(filters) = plan.seccomp
+            && !crate::judge::sandbox::seccomp::install(filters)
+        {
+            send(&[SETUP_FAILED, errno(), SECCOMP_STEP, 0, 0, 0]);
+            libc::_exit(127);
         }
         libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
         libc::execve(plan.file.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());

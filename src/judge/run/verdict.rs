@@ -27,6 +27,9 @@ pub enum Killed {
     /// The keeper that held the run was killed, by the program or from outside: the run
     /// was ended with it.
     KeeperLost,
+    /// The memory its processes used together passed the memory limit (watched where no
+    /// memory cgroup limits it).
+    Memory,
 }
 
 /// What one run of a program did.
@@ -54,6 +57,9 @@ pub struct Outcome {
     /// positive when the kernel sent it, zero or less when a process did (the program
     /// itself, with `raise` or `kill`).
     pub signal_code: Option<i32>,
+    /// The run's process limit, when the run reached it (a process or thread refused):
+    /// counted by a pids cgroup, or said on standard error where `RLIMIT_NPROC` holds it.
+    pub process_limit_reached: Option<u32>,
 }
 
 /// A judge's verdict on one run.
@@ -170,7 +176,9 @@ impl Outcome {
             let refused = OUT_OF_MEMORY
                 .iter()
                 .any(|m| said.contains(m) || printed.contains(m));
-            if self.peak_memory > memory || (failed && (self.peak_memory >= memory / 2 || refused))
+            if self.killed == Some(Killed::Memory)
+                || self.peak_memory > memory
+                || (failed && (self.peak_memory >= memory / 2 || refused))
             {
                 return Some(Verdict::MemoryLimit);
             }
@@ -210,6 +218,16 @@ impl Outcome {
         }
     }
 }
+
+/// What runtimes write when a process or thread is refused them.
+pub(super) const NO_MORE_PROCESSES: [&str; 6] = [
+    "Resource temporarily unavailable",
+    "unable to create native thread",
+    "can't start new thread",
+    "fork: retry",
+    "pthread_create failed",
+    "failed to spawn thread",
+];
 
 /// `si_code` of a signal sent by `tgkill` (`raise`).
 const SI_TKILL: i32 = -6;

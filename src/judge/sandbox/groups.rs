@@ -83,10 +83,40 @@ impl Group {
         text.trim().parse().ok()
     }
 
+    /// The text of the controller's file `file` (at most 4 KiB): `memory.oom_control`.
+    pub fn read_text(&self, file: &str) -> Option<String> {
+        let mut text = String::new();
+        std::fs::File::open(self.path.join(file))
+            .ok()?
+            .take(4096)
+            .read_to_string(&mut text)
+            .ok()?;
+        Some(text)
+    }
+
     /// The group's folder.
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Removes the cgroups inside the cgroup folder `path` (its subfolders: a cgroup's files are
+/// files), each with `remove`, which removes theirs first.
+pub fn remove_children(path: &Path, mut remove: impl FnMut(&Path) -> io::Result<()>) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = remove(&entry.path());
+        }
+    }
+}
+
+/// Removes the v1 group folder `path` and the groups made inside it, deepest first.
+fn remove_tree(path: &Path) -> io::Result<()> {
+    remove_children(path, remove_tree);
+    std::fs::remove_dir(path)
 }
 
 impl Drop for Group {
@@ -94,7 +124,7 @@ impl Drop for Group {
         // Its processes are gone or going (they are the run's, killed with it).
         let until = Instant::now() + Duration::from_secs(2);
         loop {
-            match std::fs::remove_dir(&self.path) {
+            match remove_tree(&self.path) {
                 Ok(()) => return,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return,
                 Err(_) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
@@ -125,7 +155,7 @@ fn sweep(base: &Path) {
         let gone = unsafe { libc::kill(pid, 0) } != 0
             && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
         if gone {
-            let _ = std::fs::remove_dir(entry.path());
+            let _ = remove_tree(&entry.path());
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The file system a sandboxed program sees: a read-only tmpfs root into which the system's
 //! directories, the program's folders and the folders a user opened are bound read-only, a
-//! scratch folder bound at `/tmp` (the only place it may write), a few devices, a `/proc` of
-//! its own, and empty folders over the tests; then `pivot_root` into it.
+//! tmpfs of limited size at `/tmp` and another at `/dev/shm` (the only places it may write,
+//! on no disk, gone with the run), a few devices, a `/proc` of its own (its `sys` read-only,
+//! the kernel's memory, keys and timers masked, as container runtimes do), and empty
+//! folders over the tests; then `pivot_root` into it.
 //!
 //! The steps are made by the judge ([`Steps`], paths as C strings) and carried out by the
 //! keeper between its `clone` and the program's `execve` ([`Steps::apply`]): only system calls
@@ -17,12 +19,15 @@ enum Step {
     /// No mount event of this namespace reaches the system's (`MS_REC | MS_PRIVATE` on `/`).
     Private,
     /// A tmpfs at the path (`dev`: device files may be used on it; `read_only`: empty for
-    /// good).
+    /// good), with the mount options `options` (mode, size).
     Tmpfs {
         at: CString,
         dev: bool,
         read_only: bool,
+        options: CString,
     },
+    /// The step, where what it mounts on exists (a `/proc` file some kernels lack).
+    Optional(Box<Step>),
     /// A folder (its parent exists).
     Mkdir(CString),
     /// An empty file, to bind a device onto.
@@ -95,8 +100,22 @@ impl Steps {
             at: c(root),
             dev: false,
             read_only: false,
+            options: c"mode=0755,size=4m".to_owned(),
         });
         steps
+    }
+
+    /// A writable tmpfs of at most `size` (bytes, or a share of the memory: `50%`) at `at`
+    /// (absolute, as the program sees it), which every user may write (mode 1777, as `/tmp`
+    /// is).
+    pub fn scratch(&mut self, at: &Path, size: &str) {
+        self.mkdir_all(at);
+        self.steps.push(Step::Tmpfs {
+            at: c(&self.inside(at)),
+            dev: false,
+            read_only: false,
+            options: CString::new(format!("mode=1777,size={size}")).unwrap_or_default(),
+        });
     }
 
     fn inside(&self, path: &Path) -> PathBuf {
@@ -115,8 +134,8 @@ impl Steps {
         }
     }
 
-    /// Shows the folder `path` at the same place, read-only (or writable with `write`); a
-    /// symbolic link is shown as the same link.
+    /// Shows the folder (or file) `path` at the same place, read-only (or writable with
+    /// `write`); a symbolic link is shown as the same link.
     pub fn bind(&mut self, path: &Path, write: bool) {
         if let Ok(to) = std::fs::read_link(path) {
             if let Some(parent) = path.parent() {
@@ -128,23 +147,20 @@ impl Steps {
             });
             return;
         }
-        self.mkdir_all(path);
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) {
+            // A file alone (a program kept in /tmp): bound onto an empty file.
+            if let Some(parent) = path.parent() {
+                self.mkdir_all(parent);
+            }
+            self.steps.push(Step::Touch(c(&self.inside(path))));
+        } else {
+            self.mkdir_all(path);
+        }
         self.steps.push(Step::Bind {
             from: c(path),
             at: c(&self.inside(path)),
             write,
             locked: locked_flags(path),
-        });
-    }
-
-    /// Shows the host folder `from` at `at`, writable.
-    pub fn scratch(&mut self, from: &Path, at: &Path) {
-        self.mkdir_all(at);
-        self.steps.push(Step::Bind {
-            from: c(from),
-            at: c(&self.inside(at)),
-            write: true,
-            locked: locked_flags(from),
         });
     }
 
@@ -156,6 +172,7 @@ impl Steps {
             at: c(&self.inside(dev)),
             dev: true,
             read_only: false,
+            options: c"mode=0755,size=4m".to_owned(),
         });
         for name in ["null", "zero", "full", "random", "urandom"] {
             let path = dev.join(name);
@@ -182,13 +199,51 @@ impl Steps {
         }
     }
 
-    /// A `/proc` of the run's own.
+    /// A `/proc` of the run's own, with what container runtimes keep from their programs
+    /// read-only (`/proc/sys`, `sysrq-trigger`, ...) or masked (the kernel's memory, the keys,
+    /// the timers; after [`Steps::devices`], whose `/dev/null` masks them).
     pub fn proc(&mut self) {
         let proc = Path::new("/proc");
         self.mkdir_all(proc);
         self.steps.push(Step::Proc {
             at: c(&self.inside(proc)),
         });
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        for name in ["sys", "sysrq-trigger", "irq", "bus", "fs"] {
+            let at = c(&self.inside(&proc.join(name)));
+            self.steps.push(Step::Optional(Box::new(Step::Bind {
+                from: at.clone(),
+                at,
+                write: false,
+                locked: flags,
+            })));
+        }
+        let null = c(&self.inside(Path::new("/dev/null")));
+        for name in [
+            "kcore",
+            "keys",
+            "key-users",
+            "timer_list",
+            "sched_debug",
+            "latency_stats",
+            "kallsyms",
+            "kmsg",
+        ] {
+            self.steps.push(Step::Optional(Box::new(Step::Bind {
+                from: null.clone(),
+                at: c(&self.inside(&proc.join(name))),
+                write: false,
+                locked: flags,
+            })));
+        }
+        for name in ["acpi", "scsi"] {
+            self.steps.push(Step::Optional(Box::new(Step::Tmpfs {
+                at: c(&self.inside(&proc.join(name))),
+                dev: false,
+                read_only: true,
+                options: c"mode=0555,size=4k".to_owned(),
+            })));
+        }
     }
 
     /// An empty read-only folder over `path`, which lies inside a folder shown.
@@ -197,6 +252,7 @@ impl Steps {
             at: c(&self.inside(path)),
             dev: false,
             read_only: true,
+            options: c"mode=0755,size=4k".to_owned(),
         });
     }
 
@@ -214,99 +270,9 @@ impl Steps {
     ///
     /// Only system calls on the prepared steps: callable between a fork and an exec.
     pub unsafe fn apply(&self) -> Result<(), (usize, i32)> {
-        let null = std::ptr::null::<libc::c_char>();
-        let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
         for (i, step) in self.steps.iter().enumerate() {
-            // Safety: mount, mkdir, open, symlink, chdir, pivot_root and umount2 on prepared
-            // C strings.
-            let ok = unsafe {
-                match step {
-                    Step::Private => {
-                        libc::mount(
-                            null,
-                            c"/".as_ptr(),
-                            null,
-                            libc::MS_REC | libc::MS_PRIVATE,
-                            null.cast(),
-                        ) == 0
-                    }
-                    Step::Tmpfs { at, dev, read_only } => {
-                        let flags = libc::MS_NOSUID
-                            | if *dev { 0 } else { libc::MS_NODEV }
-                            | if *read_only { libc::MS_RDONLY } else { 0 };
-                        libc::mount(
-                            c"tmpfs".as_ptr(),
-                            at.as_ptr(),
-                            c"tmpfs".as_ptr(),
-                            flags,
-                            c"mode=0755,size=4m".as_ptr().cast(),
-                        ) == 0
-                    }
-                    Step::Mkdir(at) => {
-                        libc::mkdir(at.as_ptr(), 0o755) == 0 || errno() == libc::EEXIST
-                    }
-                    Step::Touch(at) => {
-                        let fd = libc::open(
-                            at.as_ptr(),
-                            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
-                            0o644,
-                        );
-                        fd >= 0 && libc::close(fd) == 0
-                    }
-                    Step::Symlink { to, at } => {
-                        libc::symlink(to.as_ptr(), at.as_ptr()) == 0 || errno() == libc::EEXIST
-                    }
-                    Step::Bind {
-                        from,
-                        at,
-                        write,
-                        locked,
-                    } => {
-                        libc::mount(from.as_ptr(), at.as_ptr(), null, libc::MS_BIND, null.cast())
-                            == 0
-                            && (*write
-                                || libc::mount(
-                                    null,
-                                    at.as_ptr(),
-                                    null,
-                                    libc::MS_REMOUNT
-                                        | libc::MS_BIND
-                                        | libc::MS_RDONLY
-                                        | libc::MS_NOSUID
-                                        | locked,
-                                    null.cast(),
-                                ) == 0)
-                    }
-                    Step::Proc { at } => {
-                        libc::mount(
-                            c"proc".as_ptr(),
-                            at.as_ptr(),
-                            c"proc".as_ptr(),
-                            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                            null.cast(),
-                        ) == 0
-                    }
-                    Step::Enter { root, cwd } => {
-                        libc::mount(
-                            null,
-                            root.as_ptr(),
-                            null,
-                            libc::MS_REMOUNT
-                                | libc::MS_BIND
-                                | libc::MS_RDONLY
-                                | libc::MS_NOSUID
-                                | libc::MS_NODEV,
-                            null.cast(),
-                        ) == 0
-                            && libc::chdir(root.as_ptr()) == 0
-                            && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr())
-                                == 0
-                            && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
-                            && libc::chdir(cwd.as_ptr()) == 0
-                    }
-                }
-            };
-            if !ok {
+            // Safety: see above.
+            if !unsafe { apply_one(step) } {
                 return Err((i, errno()));
             }
         }
@@ -324,8 +290,114 @@ impl Steps {
             Some(Step::Symlink { at, .. }) => format!("making the link {}", shown(at)),
             Some(Step::Bind { from, .. }) => format!("showing {} to the program", shown(from)),
             Some(Step::Proc { .. }) => "mounting a /proc of its own".to_string(),
+            Some(Step::Optional(_)) => format!("masking a part of /proc (step {i})"),
             Some(Step::Enter { .. }) => "entering the sandbox's root".to_string(),
             None => format!("step {i}"),
+        }
+    }
+}
+
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// Carries one step out: true when it was done (an optional step whose place does not exist
+/// counts as done).
+///
+/// # Safety
+///
+/// Only system calls on prepared C strings: callable between a fork and an exec.
+unsafe fn apply_one(step: &Step) -> bool {
+    let null = std::ptr::null::<libc::c_char>();
+    // Safety: mount, mkdir, open, symlink, chdir, pivot_root and umount2 on prepared C
+    // strings.
+    unsafe {
+        match step {
+            Step::Private => {
+                libc::mount(
+                    null,
+                    c"/".as_ptr(),
+                    null,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    null.cast(),
+                ) == 0
+            }
+            Step::Tmpfs {
+                at,
+                dev,
+                read_only,
+                options,
+            } => {
+                let flags = libc::MS_NOSUID
+                    | if *dev { 0 } else { libc::MS_NODEV }
+                    | if *read_only { libc::MS_RDONLY } else { 0 };
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    at.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    flags,
+                    options.as_ptr().cast(),
+                ) == 0
+            }
+            Step::Optional(step) => apply_one(step) || errno() == libc::ENOENT,
+            Step::Mkdir(at) => libc::mkdir(at.as_ptr(), 0o755) == 0 || errno() == libc::EEXIST,
+            Step::Touch(at) => {
+                let fd = libc::open(
+                    at.as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                    0o644,
+                );
+                fd >= 0 && libc::close(fd) == 0
+            }
+            Step::Symlink { to, at } => {
+                libc::symlink(to.as_ptr(), at.as_ptr()) == 0 || errno() == libc::EEXIST
+            }
+            Step::Bind {
+                from,
+                at,
+                write,
+                locked,
+            } => {
+                libc::mount(from.as_ptr(), at.as_ptr(), null, libc::MS_BIND, null.cast()) == 0
+                    && (*write
+                        || libc::mount(
+                            null,
+                            at.as_ptr(),
+                            null,
+                            libc::MS_REMOUNT
+                                | libc::MS_BIND
+                                | libc::MS_RDONLY
+                                | libc::MS_NOSUID
+                                | locked,
+                            null.cast(),
+                        ) == 0)
+            }
+            Step::Proc { at } => {
+                libc::mount(
+                    c"proc".as_ptr(),
+                    at.as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    null.cast(),
+                ) == 0
+            }
+            Step::Enter { root, cwd } => {
+                libc::mount(
+                    null,
+                    root.as_ptr(),
+                    null,
+                    libc::MS_REMOUNT
+                        | libc::MS_BIND
+                        | libc::MS_RDONLY
+                        | libc::MS_NOSUID
+                        | libc::MS_NODEV,
+                    null.cast(),
+                ) == 0
+                    && libc::chdir(root.as_ptr()) == 0
+                    && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) == 0
+                    && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
+                    && libc::chdir(cwd.as_ptr()) == 0
+            }
         }
     }
 }

@@ -1,0 +1,520 @@
+//! Ways out of the sandbox, each tried by a hostile program as root and as an ordinary user
+//! (CI runs this module again as one): the host's settings, its secrets, its keyrings, new
+//! namespaces and mounts, time and memory hidden in workers left running, files left on the
+//! host, its unix sockets, the judge's environment, another interpreter than outside. A test
+//! of a host setting only opens it for writing and never writes, so that a broken build
+//! cannot harm the machine it runs on. Every test is bounded in processes, memory and time.
+
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::common::scratch;
+use crate::procs::{Mark, have};
+use crate::sandbox::{has, judge, tests};
+
+/// A Python program kept outside the tests' folder, and the script that runs it.
+fn python(dir: &Path, name: &str, source: &str) -> String {
+    let program = dir.join(name);
+    std::fs::write(&program, source).unwrap();
+    format!("exec python3 {}", program.display())
+}
+
+/// The reason of a wrong answer whose first line is `found`.
+fn found(found: &str) -> String {
+    format!("1:1: expected 'SOLN       COLUMN', found '{found}'")
+}
+
+#[test]
+fn no_host_setting_can_be_opened_for_writing_nor_a_secret_read() {
+    if !has("mount-namespace") || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("settings");
+    // Opened for writing and closed at once: nothing is ever written.
+    let script = python(
+        own.path(),
+        "settings.py",
+        "import os, sys\nsys.stdin.read()\nopened = []\n\
+         for p in ['/proc/sys/kernel/core_pattern', '/proc/sys/kernel/domainname',\n\
+                   '/proc/sys/kernel/hostname', '/proc/sys/vm/drop_caches', '/proc/sys/kernel/panic',\n\
+                   '/proc/sys/vm/overcommit_memory', '/proc/sys/fs/file-max', '/proc/sysrq-trigger']:\n\
+         \x20   try:\n\
+         \x20       os.close(os.open(p, os.O_WRONLY))\n\
+         \x20       opened.append(p)\n\
+         \x20   except OSError:\n\
+         \x20       pass\n\
+         for p in ['/etc/shadow', '/etc/gshadow', '/proc/kcore', '/proc/keys']:\n\
+         \x20   try:\n\
+         \x20       with open(p, 'rb') as f:\n\
+         \x20           if f.read(1):\n\
+         \x20               opened.append(p)\n\
+         \x20   except OSError:\n\
+         \x20       pass\n\
+         print(' '.join(opened) or 'none')\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("settings");
+    for extra in [
+        &["--read-only", opened][..],
+        &["--sandbox", "strict", "--read-only", opened],
+    ] {
+        let (_, lines) = judge(&mark, dir.path(), extra, &script);
+        if extra.contains(&"strict") && lines.len() < 3 {
+            // Strict mode where the system lacks a part: refused, which is right.
+            continue;
+        }
+        assert_eq!(lines[0]["reason"], found("none"), "{extra:?}: {}", lines[0]);
+    }
+    mark.assert_none_left(Duration::from_secs(1), "settings");
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn keyrings_mounts_namespaces_and_tracing_are_refused() {
+    if !has("seccomp") || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("calls");
+    // x86-64 system call numbers; each call is tried once and named when it works.
+    let script = python(
+        own.path(),
+        "calls.py",
+        "import ctypes, os, sys\nsys.stdin.read()\n\
+         libc = ctypes.CDLL(None, use_errno=True)\nworked = []\n\
+         def call(name, *args):\n\
+         \x20   if libc.syscall(*args) >= 0:\n\
+         \x20       worked.append(name)\n\
+         call('add_key', 248, b'user', b'cp-escape', b'x', 1, -4)\n\
+         call('keyctl', 250, 0, -4, 0)\n\
+         call('request_key', 249, b'user', b'cp-escape', None, -4)\n\
+         call('unshare-user', 272, 0x10000000)\n\
+         call('unshare-mount', 272, 0x00020000)\n\
+         call('mount', 165, b'none', b'/tmp', b'tmpfs', 0, None)\n\
+         call('ptrace', 101, 0, 0, 0, 0)\n\
+         call('bpf', 321, 0, None, 0)\n\
+         call('perf_event_open', 298, None, 0, -1, -1, 0)\n\
+         call('userfaultfd', 323, 0)\n\
+         call('io_uring_setup', 425, 1, None)\n\
+         call('sethostname', 170, b'x', 1)\n\
+         print(' '.join(worked) or 'none')\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("calls");
+    let (_, lines) = judge(&mark, dir.path(), &["--read-only", opened], &script);
+    assert_eq!(lines[0]["reason"], found("none"), "{}", lines[0]);
+    // A clone into new namespaces is refused too, an ordinary one works (sh forks).
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &[],
+        "cat >/dev/null; unshare --user --map-root-user true 2>/dev/null && echo unshared; \
+         unshare --mount true 2>/dev/null && echo mounted; (echo child); :",
+    );
+    assert_eq!(lines[0]["reason"], found("child"), "{}", lines[0]);
+    mark.assert_none_left(Duration::from_secs(1), "calls");
+}
+
+#[test]
+fn workers_left_running_have_their_cpu_time_counted() {
+    // The program sleeps while a worker it double-forked burns the CPU, then answers right
+    // and exits: the worker's time is the run's (3 s of sleep leave the worker 0.5 s of CPU
+    // time even on a busy machine).
+    let dir = tests();
+    let mark = Mark::new("workers-cpu");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--time-limit", "0.5"],
+        "(sh -c 'while :; do :; done' &); sleep 3; exec \"$CP\" queens",
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "TLE", "{line}");
+        assert!(line["cpu_seconds"].as_f64().unwrap() > 0.5, "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "workers-cpu");
+}
+
+#[test]
+fn workers_left_holding_memory_have_it_counted() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("workers-memory");
+    // Two workers of 160 MiB each, double-forked (their parents gone), alive while the
+    // program answers right under a limit of 256 MiB.
+    let script = python(
+        own.path(),
+        "hold.py",
+        "import os, sys, time\n\
+         for _ in range(2):\n\
+         \x20   if os.fork() == 0:\n\
+         \x20       if os.fork() == 0:\n\
+         \x20           held = bytearray(160 << 20)\n\
+         \x20           for i in range(0, len(held), 4096):\n\
+         \x20               held[i] = 1\n\
+         \x20           time.sleep(30)\n\
+         \x20       os._exit(0)\n\
+         \x20   os.wait()\n\
+         time.sleep(1.5)\n\
+         os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("workers-memory");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--time-limit", "3"],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "MLE", "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "workers-memory");
+}
+
+/// The run folders of the judges on this machine, in the system's temporary folder.
+fn run_folders() -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("chess-puzzles-box-")
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// True when a file called `name` lies anywhere under `dir` (no link followed).
+fn lies_under(dir: &Path, name: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.filter_map(Result::ok).any(|e| {
+        e.file_name().to_string_lossy() == name
+            || (e.file_type().is_ok_and(|t| t.is_dir()) && lies_under(&e.path(), name))
+    })
+}
+
+#[test]
+fn nothing_a_program_writes_reaches_the_hosts_disk_nor_stays() {
+    if !has("mount-namespace") {
+        return;
+    }
+    let dir = tests();
+    let mark = Mark::new("scratch");
+    let name = format!("cp-escape-{}", std::process::id());
+    // A folder it makes unwritable, 8 MiB in it, and a wait while the test looks for it.
+    let script = format!(
+        "cat >/dev/null; mkdir -p /tmp/d/e && head -c 8M /dev/zero > /tmp/d/e/{name} && \
+         mkdir /dev/shm/s && head -c 1M /dev/zero > /dev/shm/s/{name} && \
+         chmod 555 /tmp/d/e /tmp/d /dev/shm/s && sleep 1 && echo written"
+    );
+    let mut command = mark.command(&[
+        "queens",
+        "judge",
+        "--format",
+        "json",
+        dir.path().to_str().unwrap(),
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    let mut child = command.spawn().unwrap();
+    let until = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < until {
+        for folder in run_folders() {
+            assert!(
+                !lies_under(&folder, &name),
+                "{name} found in {}",
+                folder.display()
+            );
+        }
+        assert!(!Path::new("/tmp/d/e").join(&name).exists());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(out.contains("found 'written'"), "{out}");
+    for folder in run_folders() {
+        assert!(
+            !lies_under(&folder, &name),
+            "{name} left in {}",
+            folder.display()
+        );
+    }
+    mark.assert_none_left(Duration::from_secs(1), "scratch");
+}
+
+#[test]
+fn the_scratch_holds_no_more_than_the_memory_limit() {
+    if !has("mount-namespace") {
+        return;
+    }
+    let dir = tests();
+    let mark = Mark::new("scratch-size");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--memory-limit", "32"],
+        "cat >/dev/null; head -c 48M /dev/zero > /tmp/f 2>/dev/null && echo wrote || echo full",
+    );
+    for line in &lines[..2] {
+        // Refused by the tmpfs (full), or by the memory cgroup that counts it (MLE).
+        assert!(
+            line["verdict"] == "MLE" || line["reason"] == found("full"),
+            "{line}"
+        );
+    }
+    mark.assert_none_left(Duration::from_secs(1), "scratch-size");
+}
+
+#[test]
+fn a_socket_file_of_the_host_is_out_of_reach_unless_opened() {
+    if !has("seccomp") || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("socket");
+    let socket = own.path().join("agent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    // Anyone may connect to it, as to an agent's or a database's socket.
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o777)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let script = python(
+        own.path(),
+        "connect.py",
+        &format!(
+            "import socket, sys\nsys.stdin.read()\n\
+             try:\n    s = socket.socket(socket.AF_UNIX)\n    s.connect('{}')\n    print('reached')\n\
+             except OSError:\n    print('unreachable')\n",
+            socket.display()
+        ),
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("socket");
+    let (_, lines) = judge(&mark, dir.path(), &["--read-only", opened], &script);
+    assert_eq!(lines[0]["reason"], found("unreachable"), "{}", lines[0]);
+    // A socket() refused is no connection: nothing came.
+    assert!(listener.accept().is_err());
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--allow-unix-sockets"],
+        &script,
+    );
+    // Opened: reached, where the socket's owner lets the program's user in (a root judge's
+    // program is nobody, which the mode above lets in).
+    assert_eq!(lines[0]["reason"], found("reached"), "{}", lines[0]);
+    mark.assert_none_left(Duration::from_secs(1), "socket");
+}
+
+#[test]
+fn the_judges_environment_stays_with_the_judge() {
+    let dir = tests();
+    let mark = Mark::new("environment");
+    let script = "cat >/dev/null; echo \"${CP_ESCAPE_SECRET:-none} $HOME\"";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["queens", "judge", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[dir.path().to_str().unwrap(), "--", "sh", "-c", script]);
+        let out = mark
+            .command(&args)
+            .env("CP_ESCAPE_SECRET", "token-123")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        first["reason"].as_str().unwrap().to_string()
+    };
+    let home = if has("mount-namespace") {
+        "/tmp".to_string()
+    } else {
+        std::env::var("HOME").unwrap_or_default()
+    };
+    assert_eq!(run(&[]), found(&format!("none {home}")));
+    assert_eq!(
+        run(&["--env", "CP_ESCAPE_SECRET"]),
+        found(&format!("token-123 {home}"))
+    );
+    assert_eq!(
+        run(&["--env", "CP_ESCAPE_SECRET=other"]),
+        found(&format!("other {home}"))
+    );
+    mark.assert_none_left(Duration::from_secs(1), "environment");
+}
+
+#[test]
+fn env_finds_the_same_interpreter_inside_as_outside() {
+    if !has("mount-namespace") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("interpreter");
+    let bin = own.path().join("tools").join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("cp-escape-python");
+    std::fs::write(&fake, "#!/bin/sh\necho own-interpreter\n").unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let solutions = scratch("interpreter-program");
+    let program = solutions.path().join("sol");
+    std::fs::write(&program, "#!/usr/bin/env cp-escape-python\nprint(1)\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mark = Mark::new("interpreter");
+    let path = format!("{}:{}", bin.display(), crate::procs::system_first());
+    let out = mark
+        .command(&[
+            "queens",
+            "judge",
+            "--format",
+            "json",
+            dir.path().to_str().unwrap(),
+            "--",
+            program.to_str().unwrap(),
+        ])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["reason"], found("own-interpreter"), "{text}");
+    mark.assert_none_left(Duration::from_secs(1), "interpreter");
+}
+
+#[test]
+fn a_child_subreaper_alone_is_run_only_with_a_warning() {
+    let dir = tests();
+    let mark = Mark::new("subreaper-warning");
+    let out = mark
+        .command(&[
+            "queens",
+            "judge",
+            "--containment",
+            "subreaper",
+            dir.path().to_str().unwrap(),
+            "--",
+            "sh",
+            "-c",
+            "exec \"$CP\" queens",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: --containment subreaper: a program that kills its keeper"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+/// Writes `source` as `Main.java` in a folder of its own and compiles it there (`javac`).
+fn java_class(source: &str) -> tempfile::TempDir {
+    let dir = scratch("java-honest");
+    std::fs::write(dir.path().join("Main.java"), source).unwrap();
+    let status = std::process::Command::new("javac")
+        .arg("Main.java")
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    dir
+}
+
+#[test]
+fn honest_java_node_and_python_programs_are_accepted_under_the_defaults() {
+    let dir = tests();
+    let mark = Mark::new("honest");
+    let answer = std::fs::read_to_string(dir.path().join("a.out")).unwrap();
+    let mut programs: Vec<(String, Vec<String>, Option<tempfile::TempDir>)> = Vec::new();
+    if have("java") && have("javac") {
+        // 64 MiB held, then the right answer printed.
+        let class = java_class(&format!(
+            "public class Main {{ public static void main(String[] a) throws Exception {{\n\
+             int[] held = new int[16 << 20]; for (int i = 0; i < held.length; i++) held[i] = i;\n\
+             long sum = 0; for (int v : held) sum += v; if (sum == 42) System.out.print(\"x\");\n\
+             System.in.readAllBytes(); System.out.print({answer:?}); }} }}\n"
+        ));
+        let path = class.path().to_str().unwrap().to_string();
+        programs.push((
+            "java".into(),
+            vec!["java".into(), "-cp".into(), path, "Main".into()],
+            Some(class),
+        ));
+    }
+    let own = scratch("honest");
+    if have("node") {
+        let file = own.path().join("main.js");
+        std::fs::write(
+            &file,
+            format!(
+                "const held = new Float64Array(4 << 20).fill(1);\n\
+                 require('fs').readFileSync(0);\n\
+                 process.stdout.write(held[0] === 1 ? {answer:?} : 'x');\n"
+            ),
+        )
+        .unwrap();
+        programs.push((
+            "node".into(),
+            vec!["node".into(), file.to_str().unwrap().into()],
+            None,
+        ));
+    }
+    if have("python3") {
+        let file = own.path().join("pool.py");
+        std::fs::write(
+            &file,
+            format!(
+                "import multiprocessing as mp, sys\n\
+                 def square(x):\n    return x * x\n\
+                 if __name__ == '__main__':\n\
+                 \x20   sys.stdin.read()\n\
+                 \x20   lock = mp.Lock()\n\
+                 \x20   with lock, mp.Pool(2) as pool:\n\
+                 \x20       assert sum(pool.map(square, range(10))) == 285\n\
+                 \x20   sys.stdout.write({answer:?})\n"
+            ),
+        )
+        .unwrap();
+        programs.push((
+            "python multiprocessing".into(),
+            vec!["python3".into(), file.to_str().unwrap().into()],
+            None,
+        ));
+    }
+    for (name, program, _class) in &programs {
+        let mut args = vec![
+            "queens",
+            "judge",
+            "--format",
+            "json",
+            dir.path().to_str().unwrap(),
+        ];
+        args.push("--");
+        args.extend(program.iter().map(String::as_str));
+        let out = mark.command(&args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        for line in text.lines().take(2) {
+            let line: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                line["verdict"],
+                "AC",
+                "{name}: {line}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    mark.assert_none_left(Duration::from_secs(1), "honest");
+}
