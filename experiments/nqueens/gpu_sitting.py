@@ -18,7 +18,9 @@ wrong:
     the same sitting; the caller builds that counter, this script builds nothing.
 
 It writes into --out a Markdown table (`sitting.md`) and every `--stats` line (`stats.txt`),
-and prints the table. A step that would start after --budget seconds is skipped and said so.
+and prints the table. A step that would start after --budget seconds is skipped and said so;
+a count still running when the budget runs out is stopped, and the sitting ends there with
+its table (exit 0: out of time is not a wrong count, which exits 1).
 
     python3 experiments/nqueens/gpu_sitting.py --bin ./chess-puzzles --out sitting \\
         --other '/opt/yao-li/nqueens {n}' --other-n 19 20 21
@@ -40,6 +42,9 @@ KNOWN = {
     24: 227514171973736, 25: 2207893435808352, 26: 22317699616364044,
     27: 234907967154122528,
 }
+
+# What Sitting.run says of a command the budget stopped.
+OUT_OF_TIME = "stopped: the sitting's budget ran out"
 
 VARIANTS = [
     f"tables={t},work={w},checks={c}"
@@ -75,6 +80,13 @@ class Sitting:
         print("\n".join(self.rows), file=sys.stderr)
         sys.exit(f"gpu_sitting: {why}")
 
+    def out_of_time(self, what):
+        """Ends the sitting after `what` was stopped by the budget: its table so far."""
+        self.row("stop", f"{what}: stopped after {self.args.budget:.0f} s",
+                 "out of the sitting's time", f"{time.monotonic() - self.began:.1f}")
+        print((self.out / "sitting.md").read_text(), end="")
+        sys.exit(0)
+
     def run(self, command, env=None, label=""):
         """Runs `command` (a list, or a string for the shell) within the time left; returns
         (seconds, stdout, stderr), or (None, '', why)."""
@@ -88,7 +100,7 @@ class Sitting:
             done = subprocess.run(command, shell=isinstance(command, str), capture_output=True,
                                   text=True, timeout=timeout, env=environment, check=False)
         except subprocess.TimeoutExpired:
-            return None, "", f"stopped after {timeout:.0f} s (the sitting's budget)"
+            return None, "", OUT_OF_TIME
         took = time.monotonic() - began
         for line in done.stderr.splitlines():
             if line.startswith("gpu: "):
@@ -106,6 +118,8 @@ class Sitting:
             command += ["--shard", shard]
         env = {"CHESS_PUZZLES_GPU_TUNING": tuning} if tuning else {}
         took, out, err = self.run(command, env, label or f"N = {n}")
+        if err is OUT_OF_TIME:
+            self.out_of_time(f"nqueens count {n} --device {device} {shard or ''} {tuning or ''}")
         if took is None:
             self.fail(f"nqueens count {n} --device {device} {shard or ''} {tuning or ''}: {err}")
         return took, int(out.strip())

@@ -392,18 +392,13 @@ fn the_sitting_script_runs_end_to_end() {
     if !has_gpu() {
         return;
     }
-    // The first sitting on a GPU, at small sizes, on whatever device the tests count on.
+    // The first sitting on a GPU, at small sizes, on whatever device the tests count on,
+    // through the script that readies a bare GPU machine for it (here the loader and a
+    // driver are there already: it checks the adapter and runs the sitting).
     let out_dir = tempfile::tempdir().unwrap();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/experiments/nqueens/gpu_sitting.py"
-    );
-    let ran = std::process::Command::new("python3")
+    let ran = sitting_script()
         .args([
-            script,
             "--allow-software",
-            "--bin",
-            crate::common::BIN,
             "--out",
             out_dir.path().to_str().unwrap(),
             "--check-n",
@@ -431,9 +426,10 @@ fn the_sitting_script_runs_end_to_end() {
             "300",
         ])
         .output()
-        .expect("python3 runs (CI installs it)");
+        .expect("bash runs");
     let stderr = String::from_utf8_lossy(&ran.stderr);
     assert_eq!(ran.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("gpu_sitting.sh: adapter: "), "{stderr}");
     let table = std::fs::read_to_string(out_dir.path().join("sitting.md")).unwrap();
     assert_eq!(String::from_utf8_lossy(&ran.stdout), table);
     // Every step ran, every count was right (a wrong one stops the sitting), nothing skipped.
@@ -453,4 +449,42 @@ fn the_sitting_script_runs_end_to_end() {
     let stats = std::fs::read_to_string(out_dir.path().join("stats.txt")).unwrap();
     assert!(stats.lines().count() >= 15, "{stats}");
     assert!(stats.lines().all(|l| l.contains(": gpu: ")), "{stats}");
+}
+
+/// `experiments/nqueens/gpu_sitting.sh` from the repository's root, on the tests' binary, a
+/// software device allowed only by its option.
+fn sitting_script() -> std::process::Command {
+    let mut script = std::process::Command::new("bash");
+    script
+        .arg("experiments/nqueens/gpu_sitting.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("BIN", crate::common::BIN)
+        .env_remove(ALLOW_SOFTWARE_GPU.0);
+    script
+}
+
+#[test]
+fn the_sitting_script_refuses_a_software_device() {
+    if !has_gpu() {
+        return;
+    }
+    let probe = run(
+        &["nqueens", "count", "6", "--device", "gpu", "--stats"],
+        b"",
+    );
+    if !probe.stderr.contains("software)") {
+        return; // a GPU: the sitting would run, for minutes
+    }
+    // A sitting on a software device measures nothing of a GPU: refused before it starts,
+    // naming the device, unless --allow-software.
+    let out_dir = tempfile::tempdir().unwrap();
+    let ran = sitting_script()
+        .args(["--out", out_dir.path().to_str().unwrap()])
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("software device"), "{stderr}");
+    assert!(ran.stdout.is_empty(), "{stderr}");
+    assert!(!out_dir.path().join("sitting.md").exists());
 }

@@ -1,15 +1,14 @@
 //! The device: choosing an adapter, opening it, and the few things done on it outside the
-//! kernels (buffers, waits, reads). The kernels of a band on it are `kernels.rs`'s.
+//! kernels (buffers, waits, reads). The kernels of a band on it are `kernels.rs`'s, which
+//! builds on this module (`Gpu::kernels` is made there); this module takes nothing from it.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::GpuError;
-use super::kernels::{BandKernels, SCRATCH, WORKGROUP_MEMORY};
-use super::layout::{Tuning, WORKGROUP};
+use super::layout::{Tuning, WORKGROUP, WORKGROUP_MEMORY};
 use super::tuning::Options;
-use crate::nqueens::band::Band;
 
 /// How long a dispatch may take before the device is given up as hung.
 const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -232,22 +231,6 @@ impl Gpu {
     /// The adapter counting.
     pub fn adapter(&self) -> &Adapter {
         &self.adapter
-    }
-
-    /// The kernels of `band` on this device.
-    pub(crate) fn kernels(&self, band: &Band) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, SCRATCH, &self.tuning)
-    }
-
-    /// The kernels of `band`, their lists holding `scratch` footprints, made with `tuning`.
-    #[cfg(test)]
-    pub(crate) fn kernels_with(
-        &self,
-        band: &Band,
-        scratch: usize,
-        tuning: &Tuning,
-    ) -> Result<BandKernels<'_>, GpuError> {
-        BandKernels::new(self, band, scratch, tuning)
     }
 
     /// The device and queue, for the kernels.

@@ -2,7 +2,8 @@
 //! for every batch, and the dispatches of a batch. The pairing kernel's dispatches are
 //! double-buffered: each has its own parameters, sums and readback ([`Slot`]), and its sums
 //! are copied back in its own submission, so the device counts the next dispatch while the
-//! host reads one's.
+//! host reads one's. [`Gpu::kernels`] is made here: this module builds on `device.rs`, never
+//! the other way.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -13,8 +14,8 @@ use super::GpuError;
 use super::counter::{IN_FLIGHT, KernelSeconds, Kernels, PairTally};
 use super::device::Gpu;
 use super::layout::{
-    self, BATCH_WORDS, OVERFLOW_LIST, OVERFLOW_SLOTS, PADDED, PARTIAL_BYTES, SEARCH_WORKGROUP,
-    Shape, TALLY_CUT, TALLY_DONE, TALLY_OVERFLOW, TALLY_SUMS, TILE_WORDS, Tuning,
+    self, BATCH_WORDS, OVERFLOW_LIST, OVERFLOW_SLOTS, PARTIAL_BYTES, SEARCH_WORKGROUP, Shape,
+    TALLY_CUT, TALLY_DONE, TALLY_OVERFLOW, TALLY_SUMS, Tuning,
 };
 use super::tuning::MOST_ITEMS;
 use crate::nqueens::band::Band;
@@ -25,14 +26,9 @@ const PARTIALS: &str = include_str!("partials.wgsl");
 const SCAN: &str = include_str!("scan.wgsl");
 const PAIRS: &str = include_str!("pairs.wgsl");
 
-/// Workgroup memory the pairing kernel needs: a tile of footprints (padded), its bit planes
-/// and its tables, and a few hundred bytes more.
-pub(crate) const WORKGROUP_MEMORY: u32 =
-    (TILE_WORDS * PADDED) as u32 * 8 + 640 * 4 + 4096 * 4 + 1024;
-
 /// Footprints each list of the pairing kernel holds (a unit with a longer list is counted
 /// again on the CPU): at N = 21 the longest lists seen hold about 6,000.
-pub(crate) const SCRATCH: usize = 16_384;
+const SCRATCH: usize = 16_384;
 
 /// Workgroups of the pairing kernel on a GPU (enough to fill the largest), and on a
 /// software device.
@@ -131,6 +127,24 @@ struct Flight {
     /// Bytes of the readback mapped, and its mapping's outcome once known.
     bytes: u64,
     mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+}
+
+impl Gpu {
+    /// The kernels of `band` on this device.
+    pub(crate) fn kernels(&self, band: &Band) -> Result<BandKernels<'_>, GpuError> {
+        BandKernels::new(self, band, SCRATCH, self.tuning())
+    }
+
+    /// The kernels of `band`, their lists holding `scratch` footprints, made with `tuning`.
+    #[cfg(test)]
+    pub(crate) fn kernels_with(
+        &self,
+        band: &Band,
+        scratch: usize,
+        tuning: &Tuning,
+    ) -> Result<BandKernels<'_>, GpuError> {
+        BandKernels::new(self, band, scratch, tuning)
+    }
 }
 
 /// The pipelines and buffers of one band's kernels on a [`Gpu`].

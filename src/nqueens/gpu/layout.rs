@@ -65,6 +65,11 @@ pub const SEARCH_WORKGROUP: usize = 64;
 /// Footprints a tile's word of 32 takes in workgroup memory with [`Tables::Padded`].
 pub const PADDED: usize = 33;
 
+/// Workgroup memory the pairing kernel needs: a tile of footprints (padded), its bit planes
+/// and its tables, and a few hundred bytes more.
+pub(crate) const WORKGROUP_MEMORY: u32 =
+    (TILE_WORDS * PADDED) as u32 * 8 + 640 * 4 + 4096 * 4 + 1024;
+
 /// A dispatch's own words (`tally` in the kernels), cleared before it: the flag of loops cut
 /// short by the device.
 pub const TALLY_CUT: usize = 0;
