@@ -6,6 +6,8 @@
 //! (`stress`, [`shrink`]) and reported readably ([`report`]).
 
 pub mod compare;
+#[cfg(unix)]
+pub mod folder;
 pub mod report;
 #[cfg(unix)]
 pub mod run;

@@ -100,6 +100,8 @@ fn keyrings_mounts_namespaces_and_tracing_are_refused() {
          call('userfaultfd', 323, 0)\n\
          call('io_uring_setup', 425, 1, None)\n\
          call('sethostname', 170, b'x', 1)\n\
+         call('socket-vsock', 41, 40, 1, 0)\n\
+         call('socket-packet', 41, 17, 3, 0)\n\
          print(' '.join(worked) or 'none')\n",
     );
     let opened = own.path().to_str().unwrap();
@@ -291,25 +293,38 @@ fn a_socket_file_of_the_host_is_out_of_reach_unless_opened() {
     let own = scratch("socket");
     let socket = own.path().join("agent.sock");
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
-    // Anyone may connect to it, as to an agent's or a database's socket.
-    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let datagrams = own.path().join("log.sock");
+    let receiver = std::os::unix::net::UnixDatagram::bind(&datagrams).unwrap();
+    // Anyone may connect to them, as to an agent's, a database's or a logger's socket.
+    for path in [&socket, &datagrams] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
     listener.set_nonblocking(true).unwrap();
+    receiver.set_nonblocking(true).unwrap();
+    // A connection, and a datagram sent from a socket pair (which needs no socket()).
     let script = python(
         own.path(),
         "connect.py",
         &format!(
             "import socket, sys\nsys.stdin.read()\n\
              try:\n    s = socket.socket(socket.AF_UNIX)\n    s.connect('{}')\n    print('reached')\n\
-             except OSError:\n    print('unreachable')\n",
-            socket.display()
+             except OSError:\n    print('unreachable')\n\
+             try:\n    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\n\
+             \x20   a.sendto(b'x', '{}')\n    print('sent')\n\
+             except OSError:\n    print('unsent')\n\
+             a, b = socket.socketpair()\na.sendall(b'pair'); assert b.recv(4) == b'pair'\n",
+            socket.display(),
+            datagrams.display()
         ),
     );
     let opened = own.path().to_str().unwrap();
     let mark = Mark::new("socket");
     let (_, lines) = judge(&mark, dir.path(), &["--read-only", opened], &script);
     assert_eq!(lines[0]["reason"], found("unreachable"), "{}", lines[0]);
-    // A socket() refused is no connection: nothing came.
+    // Nothing came, and the stream pair, a pipe both ways, worked (or it would be RE).
     assert!(listener.accept().is_err());
+    assert!(receiver.recv(&mut [0; 8]).is_err());
+    assert_eq!(lines[0]["verdict"], "WA");
     let (_, lines) = judge(
         &mark,
         dir.path(),

@@ -511,7 +511,8 @@ fn cgroup_v1_limits_are_the_ones_asked_for_and_hold() {
     // (the address space is not limited; the group's limit stops it). The process limit
     // holds too: see the fork bomb above, where the cgroup is this limit.
     let child = stress(
-        &["--memory-limit", "48"],
+        // A CPU time to spare: the shell's copying is slow on a busy machine.
+        &["--memory-limit", "48", "--time-limit", "10"],
         "x=$(head -c 100000000 /dev/zero | tr '\\0' x); echo ${#x}",
     );
     let judge = child.id();

@@ -152,17 +152,27 @@ pub fn tree_memory(pid: libc::pid_t, own: bool) -> u64 {
     if own {
         pids.push(pid);
     }
+    let pss = |path: &str| -> Option<u64> {
+        let kib: u64 = read(path)?
+            .lines()
+            .find_map(|l| l.strip_prefix("Pss:"))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        Some(kib.saturating_mul(1024))
+    };
     pids.iter()
         .filter_map(|p| {
-            let text = read(&format!("/proc/{p}/smaps_rollup"))?;
-            let kib: u64 = text
-                .lines()
-                .find_map(|l| l.strip_prefix("Pss:"))?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()?;
-            Some(kib.saturating_mul(1024))
+            // A process whose first thread has ended shows its memory through its other
+            // threads alone.
+            pss(&format!("/proc/{p}/smaps_rollup")).or_else(|| {
+                std::fs::read_dir(format!("/proc/{p}/task"))
+                    .ok()?
+                    .filter_map(Result::ok)
+                    .take(MAX_TREE)
+                    .find_map(|t| pss(&t.path().join("smaps_rollup").to_string_lossy()))
+            })
         })
         .sum()
 }

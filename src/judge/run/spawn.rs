@@ -49,6 +49,9 @@ pub(super) struct Setup<'a> {
     pub program_user: Option<ProgramUser>,
     /// Variables added to the program's environment for this run.
     pub env: &'a [CString],
+    /// The memory limit in bytes: System V shared memory and message queues of the run's own
+    /// IPC namespace are held to it.
+    pub ipc_memory: Option<u64>,
     /// The seccomp filters installed in the program just before its `execve`.
     #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
     pub seccomp: Option<&'static [seccompiler::BpfProgram]>,
@@ -532,6 +535,8 @@ struct Plan<'a> {
     seccomp: Option<&'static [seccompiler::BpfProgram]>,
     maps: Option<&'a UserMaps>,
     namespace: bool,
+    /// `kernel.shmmax`, `kernel.shmall` and `kernel.msgmni` of the run's IPC namespace.
+    ipc_limits: Option<[Vec<u8>; 3]>,
     subreaper: bool,
     rlimits: &'a Rlimits,
     /// The highest descriptor to close when `close_range` is missing.
@@ -605,6 +610,13 @@ pub(super) fn spawn(
         seccomp: setup.seccomp,
         maps: maps.as_ref(),
         namespace: layers.pid_namespace,
+        ipc_limits: setup.ipc_memory.filter(|_| setup.ipc).map(|bytes| {
+            [
+                bytes.to_string().into_bytes(),
+                (bytes / 4096).max(1).to_string().into_bytes(),
+                b"16".to_vec(),
+            ]
+        }),
         subreaper: layers.subreaper,
         rlimits,
         max_fd,
@@ -719,6 +731,14 @@ unsafe fn keeper(plan: &Plan<'_>) -> ! {
         if plan.loopback && !network::loopback_up() {
             send(&[SETUP_FAILED, errno(), LOOPBACK_STEP, 0, 0, 0]);
             libc::_exit(126);
+        }
+        // The run's own IPC namespace: its shared memory and message queues, which no
+        // process's resident memory shows, held to the memory limit (best effort: the
+        // settings are this namespace's, never the host's).
+        if let Some([shmmax, shmall, msgmni]) = &plan.ipc_limits {
+            write_file(c"/proc/sys/kernel/shmmax", shmmax);
+            write_file(c"/proc/sys/kernel/shmall", shmall);
+            write_file(c"/proc/sys/kernel/msgmni", msgmni);
         }
         if let Some(steps) = plan.steps
             && let Err((step, error)) = steps.apply()

@@ -86,8 +86,8 @@ const NEW_NAMESPACES: [libc::c_int; 8] = [
 /// What a run's filter refuses beside [`REFUSED`].
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
 pub struct Choices {
-    /// Unix sockets are refused (`socket(AF_UNIX, ...)`; `socketpair` stays): no socket file
-    /// of the host is reachable.
+    /// Unix sockets are refused (`socket(AF_UNIX, ...)`, datagram socket pairs; stream
+    /// socket pairs stay): no socket file of the host is reachable.
     pub unix_sockets: bool,
     /// `memfd_create` is refused: memory in a memfd escapes the limits when no memory cgroup
     /// counts it.
@@ -136,18 +136,42 @@ fn build(choices: Choices) -> Option<Vec<BpfProgram>> {
         );
     }
     refused.insert(libc::SYS_clone, clone_rules);
+    // Sockets of the families a network namespace holds (and unix ones where opened):
+    // any other family (vsock, which reaches past the namespace; packet; ...) is refused.
+    let mut families = vec![libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK];
+    if !choices.unix_sockets {
+        families.push(libc::AF_UNIX);
+    }
+    let not = |family: libc::c_int| {
+        condition(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
+    };
+    refused.insert(
+        libc::SYS_socket,
+        vec![SeccompRule::new(families.into_iter().map(not).collect::<Option<_>>()?).ok()?],
+    );
+    // A socket pair is a pipe both ways; a datagram one could also send to a socket file
+    // (sendto with an address): where unix sockets are refused, stream pairs alone.
     if choices.unix_sockets {
-        refused.insert(
-            libc::SYS_socket,
-            vec![
-                SeccompRule::new(vec![condition(
+        let pair = |kind: libc::c_int| {
+            SeccompRule::new(vec![
+                condition(
                     0,
                     SeccompCmpArgLen::Dword,
                     SeccompCmpOp::Eq,
                     libc::AF_UNIX as u64,
-                )?])
-                .ok()?,
-            ],
+                )?,
+                condition(
+                    1,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq(0xf),
+                    kind as u64,
+                )?,
+            ])
+            .ok()
+        };
+        refused.insert(
+            libc::SYS_socketpair,
+            vec![pair(libc::SOCK_DGRAM)?, pair(libc::SOCK_SEQPACKET)?],
         );
     }
     let eperm = SeccompAction::Errno(libc::EPERM as u32);
