@@ -53,8 +53,8 @@ pub enum Failure {
     /// The arguments make no sense together.
     Usage(String),
     /// The work failed for a reason outside the input and the arguments (a GPU lost in the
-    /// middle of a count): exit code 1, and no answer written.
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    /// middle of a count, a listed placement that fails its check before it is written): exit
+    /// code 1, and no answer written.
     Failed(String),
 }
 

@@ -357,7 +357,15 @@ fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
         limit: args.limit,
     };
     let listed = output.write(out, "nqueens", |out| {
-        nqueens::list_until(&problem, &mut &mut *out, &options, &control).map_err(Failure::Output)
+        nqueens::list_until(&problem, &mut &mut *out, &options, &control).map_err(|e| {
+            if e.kind() == io::ErrorKind::InvalidData
+                && e.to_string().starts_with(nqueens::INVALID_PLACEMENT)
+            {
+                Failure::Failed(e.to_string())
+            } else {
+                Failure::Output(e)
+            }
+        })
     })?;
     if listed.stopped {
         out.flush().map_err(Failure::Output)?;

@@ -35,6 +35,7 @@ pub mod best;
 pub mod completion;
 mod control;
 pub mod count_all;
+pub mod first;
 mod forward;
 pub mod generator;
 #[cfg(feature = "gpu")]
@@ -52,7 +53,6 @@ use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crate::core::placements::Event;
 use crate::error::RunError;
 use crate::input::{CaseReader, Scanner};
 use crate::output::{self, OutputFormat};
@@ -112,49 +112,45 @@ pub fn list_until<W: Write>(
     let limit = options.limit.unwrap_or(u64::MAX);
     let mut written = 0u64;
     let mut stopped = false;
-    let mut pending_since: Option<Instant> = None;
     let mut line = Vec::with_capacity(4 * MAX_N);
-    let mut failure = None;
-    if limit > 0 {
-        let _ = problem.constraints().search(|event| {
-            let result = match event {
-                Event::Placement(rows) => {
-                    written += 1;
-                    line.clear();
-                    let listing = Listing::new(problem, rows);
-                    output::write_case(&mut line, options.format, written, &listing)
-                        .and_then(|()| out.write_all(&line))
+    let mut last_flush = Instant::now();
+    let n = problem.n();
+    let mut search = first::First::new(n, problem.constraints().allowed(), control)
+        .ok_or_else(|| io::Error::other("internal error: a board side outside 1..64"))?;
+    let mut previous: Option<Vec<u8>> = None;
+    while written < limit {
+        let found = match search.plain_after(previous.as_deref(), PLAIN_BUDGET) {
+            ControlFlow::Continue(Some(found)) => ControlFlow::Continue(found),
+            ControlFlow::Continue(None) => {
+                // The probes may take a while: what is written goes out first.
+                out.flush()?;
+                last_flush = Instant::now();
+                match previous.as_deref() {
+                    None => search.first(),
+                    Some(rows) => search.next(rows),
                 }
-                Event::Tick if control.should_stop() => {
-                    stopped = true;
-                    return ControlFlow::Break(());
-                }
-                Event::Tick => Ok(()),
-            };
-            let now = Instant::now();
-            let result = result.and_then(|()| match (event, pending_since) {
-                (Event::Placement(_), None) => {
-                    pending_since = Some(now);
-                    Ok(())
-                }
-                (_, Some(since)) if now.duration_since(since) >= FLUSH_AFTER => {
-                    pending_since = None;
-                    out.flush()
-                }
-                _ => Ok(()),
-            });
-            match result {
-                Err(e) => {
-                    failure = Some(e);
-                    ControlFlow::Break(())
-                }
-                Ok(()) if written >= limit => ControlFlow::Break(()),
-                Ok(()) => ControlFlow::Continue(()),
             }
-        });
-    }
-    if let Some(e) = failure {
-        return Err(e);
+            ControlFlow::Break(()) => ControlFlow::Break(()),
+        };
+        let rows = match found {
+            ControlFlow::Break(()) => {
+                stopped = true;
+                break;
+            }
+            ControlFlow::Continue(None) => break,
+            ControlFlow::Continue(Some(rows)) => rows,
+        };
+        check_placement(problem, &rows, previous.as_deref())?;
+        written += 1;
+        line.clear();
+        let listing = Listing::new(problem, &rows);
+        output::write_case(&mut line, options.format, written, &listing)?;
+        out.write_all(&line)?;
+        if last_flush.elapsed() >= FLUSH_AFTER {
+            out.flush()?;
+            last_flush = Instant::now();
+        }
+        previous = Some(rows);
     }
     if written == 0 && !stopped {
         match options.format {
@@ -165,6 +161,38 @@ pub fn list_until<W: Write>(
     }
     out.flush()?;
     Ok(Listed { written, stopped })
+}
+
+/// How many nodes [`list_until`] lets the plain lexicographic backtracker spend on each
+/// placement before the probes of [`first::First`] take over (the plain search wins where
+/// placements are dense: small boards, or the next placement after one).
+const PLAIN_BUDGET: u64 = 1 << 12;
+
+/// The error of a placement that is not one (a bug: never written).
+pub const INVALID_PLACEMENT: &str = "internal error: the search produced";
+
+/// Checks a placement before it is written: `n` rows, no two queens attacking, the given
+/// queens in place, after the previous one in lexicographic order.
+fn check_placement(problem: &Problem, rows: &[u8], previous: Option<&[u8]>) -> io::Result<()> {
+    let valid = rows.len() == problem.n()
+        && crate::core::placements::is_non_attacking(rows)
+        && problem
+            .given()
+            .iter()
+            .all(|q| rows.get(usize::from(q.col)) == Some(&q.row))
+        && previous.is_none_or(|p| p < rows);
+    if valid {
+        return Ok(());
+    }
+    let shown: Vec<String> = rows.iter().map(|r| (r + 1).to_string()).collect();
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{INVALID_PLACEMENT} {}, which is not a placement of the problem in order; \
+             nothing of it was written",
+            shown.join(" ")
+        ),
+    ))
 }
 
 /// How [`run_best_watched`] ended: every board was answered.

@@ -716,3 +716,132 @@ fn counts_18_and_19_match_oeis() {
         assert_eq!(out.trim(), expected, "n = {n}");
     }
 }
+
+/// The first `k` placements of an n x n board in lexicographic order that hold the given queens
+/// (row, column, 0-based), by a plain recursive backtracker written here: column by column,
+/// rows in increasing order, no look-ahead.
+fn plain_first(n: usize, given: &[(usize, usize)], k: usize) -> Vec<Vec<usize>> {
+    fn go(
+        n: usize,
+        given: &[(usize, usize)],
+        k: usize,
+        rows: &mut Vec<usize>,
+        found: &mut Vec<Vec<usize>>,
+    ) {
+        let c = rows.len();
+        if c == n {
+            found.push(rows.clone());
+            return;
+        }
+        for r in 0..n {
+            if found.len() >= k {
+                return;
+            }
+            if given.iter().any(|&(gr, gc)| gc == c && gr != r) {
+                continue;
+            }
+            let free = rows
+                .iter()
+                .enumerate()
+                .all(|(pc, &pr)| pr != r && pr.abs_diff(r) != c - pc);
+            // A given queen further right must not be attacked either.
+            let clear = given
+                .iter()
+                .all(|&(gr, gc)| gc <= c || (gr != r && gr.abs_diff(r) != gc - c));
+            if free && clear {
+                rows.push(r);
+                go(n, given, k, rows, found);
+                rows.pop();
+            }
+        }
+    }
+    let mut found = Vec::new();
+    go(n, given, k, &mut Vec::new(), &mut found);
+    found
+}
+
+#[test]
+fn first_placements_match_a_plain_search_and_oeis_a141843() {
+    // OEIS A141843 (https://oeis.org/A141843) rows 8 and 10; the rest against the plain
+    // search, which reaches them in well under a second.
+    assert_eq!(
+        stdout(&run(&["nqueens", "list", "8", "--limit", "1"], b"")),
+        "1 5 8 6 3 7 2 4\n"
+    );
+    assert_eq!(
+        stdout(&run(&["nqueens", "list", "10", "--limit", "1"], b"")),
+        "1 3 6 8 10 5 9 2 4 7\n"
+    );
+    for n in 4..=24usize {
+        let expected = plain_first(n, &[], 3);
+        let listed = parse_listing(
+            &stdout(&run(
+                &["nqueens", "list", &n.to_string(), "--limit", "3"],
+                b"",
+            )),
+            n,
+        );
+        assert!(listed.iter().all(|p| non_attacking(p)));
+        assert_eq!(listed, expected, "n = {n}");
+    }
+}
+
+#[test]
+fn first_placements_with_random_given_queens_match_a_plain_search() {
+    let mut rng = ChaCha8Rng::seed_from_u64(52);
+    let mut checked = 0;
+    while checked < 40 {
+        let n = rng.random_range(10..=16usize);
+        let k = rng.random_range(1..=3usize);
+        let given: Vec<(usize, usize)> = (0..k)
+            .map(|_| (rng.random_range(0..n), rng.random_range(0..n)))
+            .collect();
+        let consistent = given.iter().enumerate().all(|(i, a)| {
+            given[..i]
+                .iter()
+                .all(|b| a.0 != b.0 && a.1 != b.1 && a.0.abs_diff(b.0) != a.1.abs_diff(b.1))
+        });
+        if !consistent {
+            continue;
+        }
+        let mut args = vec![
+            "nqueens".to_string(),
+            "list".to_string(),
+            n.to_string(),
+            "--limit".to_string(),
+            "4".to_string(),
+        ];
+        for (r, c) in &given {
+            args.push("--fix".to_string());
+            args.push(format!("{},{}", r + 1, c + 1));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let listed = parse_listing(&stdout(&run(&args, b"")), n);
+        assert!(listed.iter().all(|p| non_attacking(p)));
+        assert!(listed.iter().all(|p| given.iter().all(|&(r, c)| p[c] == r)));
+        assert_eq!(listed, plain_first(n, &given, 4), "{args:?}");
+        checked += 1;
+    }
+}
+
+#[test]
+fn a_time_limit_stops_a_long_first_placement() {
+    // Side 40's first placement is out of reach in a second (see docs/guide.md).
+    let started = Instant::now();
+    let out = run(
+        &[
+            "nqueens",
+            "list",
+            "40",
+            "--limit",
+            "1",
+            "--time-limit",
+            "0.5",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 124, "{}", out.stderr);
+    assert!(out.stderr.contains("time limit"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
