@@ -4,6 +4,7 @@
 //! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
 //!   queen placements ([`core::placements`]) and their search told step by step
 //!   ([`core::trace`]), diagrams as text ([`core::Diagram`]) and as SVG ([`core::svg`]).
+//! - [`clock`]: the clock of every time limit (std's natively, `performance.now()` in a browser).
 //! - [`input`] and [`error`]: streaming, located parsing of judge inputs; every puzzle's reader
 //!   hands out its test cases through [`input::CaseReader`].
 //! - [`output`]: the forms of an answer (the judge's bytes, boards for people as text or SVG,
@@ -80,6 +81,7 @@
 
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod core;
 pub mod error;
 pub mod input;
