@@ -23,6 +23,9 @@
 //! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
 //!   weights.
 //! - [`sample`]: the statements' samples, embedded.
+//! - [`api`]: the web board's JSON API without a transport, `(route, query, body) -> (status,
+//!   content type, bytes)`: what `chess-puzzles serve` answers, and what a browser runs
+//!   (the library builds for `wasm32-unknown-unknown` without default features).
 #![cfg_attr(
     feature = "serve",
     doc = "- [`serve`] (the default feature `serve`): a local web board for every puzzle and its JSON"
@@ -81,6 +84,7 @@
 
 #![warn(missing_docs)]
 
+pub mod api;
 pub mod clock;
 pub mod core;
 pub mod error;
