@@ -4,6 +4,7 @@
 //! - [`core`]: board geometry shared by every puzzle: [`core::Square`], [`core::Bitboard`],
 //!   queen placements ([`core::placements`]) and their search told step by step
 //!   ([`core::trace`]), diagrams as text ([`core::Diagram`]) and as SVG ([`core::svg`]).
+//! - [`clock`]: the clock of every time limit (std's natively, `performance.now()` in a browser).
 //! - [`input`] and [`error`]: streaming, located parsing of judge inputs; every puzzle's reader
 //!   hands out its test cases through [`input::CaseReader`].
 //! - [`output`]: the forms of an answer (the judge's bytes, boards for people as text or SVG,
@@ -22,6 +23,9 @@
 //! - [`nqueens`]: UVa 750 and UVa 167 generalised: any board, given queens, counting, best
 //!   weights.
 //! - [`sample`]: the statements' samples, embedded.
+//! - [`api`]: the web board's JSON API without a transport, `(route, query, body) -> (status,
+//!   content type, bytes)`: what `chess-puzzles serve` answers, and what a browser runs
+//!   (the library builds for `wasm32-unknown-unknown` without default features).
 #![cfg_attr(
     feature = "serve",
     doc = "- [`serve`] (the default feature `serve`): a local web board for every puzzle and its JSON"
@@ -80,6 +84,8 @@
 
 #![warn(missing_docs)]
 
+pub mod api;
+pub mod clock;
 pub mod core;
 pub mod error;
 pub mod input;

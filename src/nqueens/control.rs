@@ -1,8 +1,8 @@
 //! How a long computation is stopped and watched: a stop request, a deadline, Ctrl-C, and
 //! progress in parts done out of parts known.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Shared between a long computation and whoever watches it: a stop request, an optional
 /// deadline, and progress (parts done out of parts known).

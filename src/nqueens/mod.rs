@@ -49,9 +49,10 @@ pub mod stress;
 pub mod trace;
 pub mod writer;
 
+use crate::clock::Instant;
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::RunError;
 use crate::input::{CaseReader, Scanner};

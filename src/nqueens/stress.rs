@@ -1,6 +1,7 @@
 //! `nqueens best` for the stress tester and the local judge ([`crate::judge::stress`]).
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use crate::judge::compare::Tolerance;
 use crate::judge::stress::{self, Judged, Planned, Subject};

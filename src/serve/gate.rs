@@ -60,7 +60,7 @@ impl Gate {
 }
 
 fn busy(why: &str) -> ApiError {
-    ApiError::new(
+    super::error::refusal(
         StatusCode::SERVICE_UNAVAILABLE,
         format!("{why}; try again in a moment"),
     )
@@ -81,7 +81,7 @@ mod tests {
             let held = gate.enter().await.unwrap();
             // One may wait: it gives up after the wait.
             let waited = gate.enter().await.unwrap_err();
-            assert_eq!(waited.status, StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(waited.status, StatusCode::SERVICE_UNAVAILABLE.as_u16());
             assert_eq!(gate.waiting.load(Ordering::Acquire), 0);
             // While one waits, the next is refused at once.
             let g = gate.clone();

@@ -19,8 +19,6 @@ use axum::http::{HeaderName, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::error::ApiError;
-
 /// The Content-Security-Policy of every answer.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
@@ -64,13 +62,13 @@ pub async fn check(State(guard): State<Arc<Guard>>, request: Request, next: Next
     let headers = request.headers();
     let host = header_text(headers, &header::HOST).unwrap_or_default();
     let mut response = if !guard.accepts_host(host) {
-        ApiError::new(
+        super::error::refusal(
             StatusCode::MISDIRECTED_REQUEST,
             format!("this server answers only as localhost, not as '{host}'"),
         )
         .into_response()
     } else if request.uri().path().starts_with("/api/") && is_cross_site(headers, host) {
-        ApiError::new(
+        super::error::refusal(
             StatusCode::FORBIDDEN,
             "the API answers only its own page, not other sites",
         )

@@ -1,15 +1,13 @@
 //! What every handler of the API is made of: the server's state (its limits and the gate in
-//! front of the solvers), the request's body read within the limits, an input parsed whole
-//! before it is solved, and answers made of JSON lines.
+//! front of the solvers), the request's body read within the limits, and [`call`], which
+//! answers every endpoint with the transport-free API ([`crate::api`]).
 //!
-//! A handler takes [`Shared`], the query's [`Params`](super::params::Params) and the body
-//! ([`Payload`]), and gives an [`Answer`]: a response, or a refusal. Neither is ever cached:
-//! [`respond`], [`ApiError`] and the progress events each say `Cache-Control: no-store`.
+//! A handler takes [`Shared`], the query and the body ([`Payload`]), and gives an [`Answer`]:
+//! a response, or a refusal. Neither is ever cached: [`respond`], [`ApiError`] and the
+//! progress events each say `Cache-Control: no-store`.
 
 use std::convert::Infallible;
-use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Request, State as AxumState};
@@ -17,17 +15,12 @@ use axum::http::StatusCode;
 use axum::http::header::{self, HeaderMap};
 use axum::response::Response;
 use futures_util::StreamExt;
-use serde::Serialize;
 
 use super::config::Limits;
-use super::error::ApiError;
+use super::error::{ApiError, refusal};
 use super::gate::Gate;
-use super::stream::{JSON_LINES, respond};
-use crate::error::InputError;
-
-/// How long a solve may go on writing its answer after its own time limit ran out (its
-/// last answers, a slow client).
-pub const GRACE: Duration = Duration::from_secs(2);
+use super::stream::respond;
+use crate::api::{self, Endpoint};
 
 /// What every handler shares: the limits and the gate in front of the solvers.
 #[derive(Debug)]
@@ -36,13 +29,18 @@ pub struct State {
     pub limits: Limits,
     /// The gate in front of the solvers.
     pub gate: Gate,
+    /// What the API allows each request (from `limits`).
+    pub api: api::Limits,
 }
 
 impl State {
     /// The state of a server with these limits.
     pub fn new(limits: Limits) -> State {
         let gate = Gate::new(limits.solvers, limits.queue, limits.queue_wait);
-        State { limits, gate }
+        let api = api::Limits {
+            max_time: limits.max_time,
+        };
+        State { limits, gate, api }
     }
 }
 
@@ -77,7 +75,7 @@ impl Payload {
     /// Reads the body: at most `limits.max_body` bytes within `limits.body_timeout`.
     pub async fn read(self, limits: &Limits) -> Result<Bytes, ApiError> {
         let too_large = || {
-            ApiError::new(
+            refusal(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!(
                     "the body is larger than the server's limit of {} bytes",
@@ -109,7 +107,7 @@ impl Payload {
         tokio::time::timeout(limits.body_timeout, read)
             .await
             .unwrap_or_else(|_| {
-                Err(ApiError::new(
+                Err(refusal(
                     StatusCode::REQUEST_TIMEOUT,
                     format!(
                         "the body took longer than {} s to arrive",
@@ -120,36 +118,18 @@ impl Payload {
     }
 }
 
-/// Parses every case of an input before anything is solved, so that a bad input is refused
-/// with its position before any answer is sent.
-pub fn parse_all<R>(
-    reader: Result<R, InputError>,
-    mut next: impl FnMut(&mut R) -> Result<bool, InputError>,
-) -> Result<(), ApiError> {
-    let mut reader = reader.map_err(ApiError::from_input)?;
-    while next(&mut reader).map_err(ApiError::from_input)? {}
-    Ok(())
-}
-
-/// Appends `value` to `lines` as one line of JSON.
-pub fn push_json_line(lines: &mut Vec<u8>, value: &impl Serialize) -> Result<(), ApiError> {
-    serde_json::to_writer(&mut *lines, value)
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    lines.push(b'\n');
-    Ok(())
-}
-
-/// Answers with the JSON lines that `lines` makes on a solver (within the server's time
-/// limit), all of them or its refusal.
-pub async fn json_lines(
-    state: &State,
-    lines: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
+/// The handler of every endpoint of the API ([`crate::api`]): the query read, then the body
+/// (within the limits), a solver, and the answer streamed as the API writes it.
+pub async fn call(
+    endpoint: Endpoint,
+    AxumState(state): Shared,
+    query: Option<String>,
+    body: Payload,
 ) -> Answer {
+    let call = endpoint.prepare(query.as_deref(), &state.api)?;
+    let body = body.read(&state.limits).await?;
+    let ready = call.with_body(body.into())?;
     let permit = state.gate.enter().await?;
-    let deadline = state.limits.max_time;
-    Ok(respond(permit, deadline, JSON_LINES, move |out| {
-        out.write_all(&lines()?)
-            .map_err(|e| ApiError::from_output(&e, "writing the answer"))
-    })
-    .await)
+    let (allowed, content_type) = (ready.allowed(), ready.content_type());
+    Ok(respond(permit, allowed, content_type, move |out| ready.write(out)).await)
 }

@@ -27,14 +27,11 @@ mod gate;
 pub mod guard;
 mod handler;
 mod in_process;
-mod judge;
 mod nqueens;
-mod params;
 mod routes;
-mod showdown;
 mod stream;
-mod tour;
-pub mod trace;
+/// The traces' limits, now the API's ([`crate::api::trace`]).
+pub use crate::api::trace;
 
 use std::future::Future;
 use std::io;

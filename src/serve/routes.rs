@@ -1,13 +1,13 @@
 //! Every route of the server in one place: the page ([`assets`]), the JSON API under `/api`
-//! (below), and the guards in front of both ([`guard`]). Each endpoint's handler lives with
-//! its concern: [`judge`] (the four judge puzzles), [`tour`] (explanations), [`showdown`]
-//! (checks) and [`nqueens`].
+//! (below), and the guards in front of both ([`guard`]). Every endpoint is answered by the
+//! transport-free API ([`crate::api`]) through [`handler::call`], but the progress events of
+//! a count ([`nqueens`]), which stream.
 //!
 //! The JSON API: `POST /api/<puzzle>` with a judge input as the body answers with exactly
 //! what `chess-puzzles <puzzle> --format json` writes for it (JSON Lines), through the same
 //! `run` functions. `?format=judge`, `?format=board` or `?format=svg` give the command's
 //! other formats. The `trace` endpoints answer with the JSON Lines of `--trace`
-//! ([`trace`]).
+//! ([`crate::api::trace`]).
 //!
 //! | endpoint | body | query |
 //! |---|---|---|
@@ -36,14 +36,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::extract::RawQuery;
+use axum::routing::{MethodRouter, get, post};
 
 use super::config::Limits;
-use super::error::ApiError;
-use super::handler::State;
-use super::judge::{self, Queens, Showdown, Sultan, Tour};
-use super::{assets, guard, nqueens, showdown, tour, trace};
+use super::handler::{self, Payload, Shared, State};
+use super::{assets, guard, nqueens};
+use crate::api::{self, Endpoint};
 
 /// The whole application: the page, the API and the guards, for a server listening on
 /// `local` (whose address decides which Host names are accepted).
@@ -58,30 +57,28 @@ pub fn router(limits: Limits, local: SocketAddr) -> Router {
         ))
 }
 
-/// The API's routes (nested under `/api`).
+/// The API's routes (nested under `/api`): every endpoint of [`crate::api`] (`POST`, and
+/// `GET` too for those that take their problem from the query), and the progress events of
+/// a count.
 fn api(state: Arc<State>) -> Router {
-    Router::new()
-        .route("/queens", post(judge::answer::<Queens>))
-        .route("/sultan", post(judge::answer::<Sultan>))
-        .route("/tour", post(judge::answer::<Tour>))
-        .route("/tour/explain", post(tour::explain))
-        .route("/tour/walk", post(tour::walk))
-        .route("/showdown", post(judge::answer::<Showdown>))
-        .route("/showdown/checks", post(showdown::checks))
-        .route("/showdown/trace", post(judge::showdown_trace))
-        .route("/nqueens/best", post(nqueens::best))
-        .route("/nqueens/count", get(nqueens::count).post(nqueens::count))
+    let mut router = Router::new();
+    for endpoint in Endpoint::ALL {
+        router = router.route(endpoint.route(), method_router(endpoint));
+    }
+    router
         .route("/nqueens/count/events", get(nqueens::count_events))
-        .route("/nqueens/list", get(nqueens::list).post(nqueens::list))
-        .route("/nqueens/trace", get(nqueens::trace).post(nqueens::trace))
-        .route("/queens/trace", post(trace::queens))
-        .route("/sultan/trace", post(trace::sultan))
-        .route("/tour/trace", post(trace::tour))
-        .fallback(|| async {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "no such endpoint (docs/web.md lists them)",
-            )
-        })
+        .fallback(|| async { api::not_found() })
         .with_state(state)
+}
+
+/// The methods of `endpoint`, each answered by [`handler::call`].
+fn method_router(endpoint: Endpoint) -> MethodRouter<Arc<State>> {
+    let handler = move |state: Shared, RawQuery(query): RawQuery, body: Payload| {
+        handler::call(endpoint, state, query, body)
+    };
+    if endpoint.allows_get() {
+        get(handler).post(handler)
+    } else {
+        post(handler)
+    }
 }

@@ -22,35 +22,6 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 use super::error::ApiError;
 
-/// The content type of JSON Lines.
-pub const JSON_LINES: &str = "application/x-ndjson";
-/// The content type of the judge and board formats.
-pub const TEXT: &str = "text/plain; charset=utf-8";
-/// The content type of the SVG format.
-pub const SVG: &str = "image/svg+xml";
-
-/// The largest SVG document the server draws (a larger one is refused with a 400).
-pub const MAX_SVG: usize = 8 << 20;
-
-/// Runs `write` on `out`, through an SVG document ([`crate::output::svg::Documents`], at most
-/// [`MAX_SVG`] bytes) when `svg`: the documents of every case laid out in one.
-pub fn drawn<T>(
-    out: &mut ChunkWriter,
-    svg: bool,
-    write: impl FnOnce(&mut dyn Write) -> Result<T, ApiError>,
-) -> Result<T, ApiError> {
-    use crate::output::svg::{Documents, Layout};
-    if !svg {
-        return write(out);
-    }
-    let mut documents = Documents::with_limit(&mut *out, Layout::One, MAX_SVG);
-    let value = write(&mut documents)?;
-    documents
-        .finish()
-        .map_err(|e| ApiError::from_output(&e, "drawing"))?;
-    Ok(value)
-}
-
 /// The bytes a solve writes before they are sent on.
 pub const CHUNK: usize = 256 * 1024;
 
@@ -167,7 +138,7 @@ pub async fn respond(
     // gets its answer refused in time; it keeps its permit until it ends.
     let first = match tokio::time::timeout(allowed + LATE, rx.recv()).await {
         Err(_) => {
-            return ApiError::new(
+            return super::error::refusal(
                 StatusCode::GATEWAY_TIMEOUT,
                 format!(
                     "no answer within the server's time limit of {:.1} s",

@@ -30,13 +30,14 @@ use super::{Instance, Placement};
 /// use chess_puzzles::showdown::candidates::Candidates;
 /// use chess_puzzles::showdown::construction::greedy;
 /// use chess_puzzles::showdown::Instance;
+/// use rand::SeedableRng;
 ///
 /// let mut kings = SquareSet::new(3);
 /// kings.insert(Square::new(0, 0));
 /// kings.insert(Square::new(2, 2));
 /// let instance = Instance::new(3, kings, [1; 8]).unwrap();
 /// let mut board = Board::new(&instance);
-/// assert!(greedy(&mut board, &Candidates::new(instance.kings()), 0.0, &mut rand::rng(), None));
+/// assert!(greedy(&mut board, &Candidates::new(instance.kings()), 0.0, &mut rand_chacha::ChaCha8Rng::seed_from_u64(1), None));
 /// assert_eq!(board.cost(), 1); // one bishop, rook or knight checks both kings
 /// ```
 pub fn greedy<'a, G: Rng + ?Sized>(
@@ -713,7 +714,7 @@ mod tests {
             let candidates = Candidates::new(instance.kings());
             let mut board = Board::new(&instance);
             // A deadline already passed: nothing placed by the greedy.
-            let passed = std::time::Instant::now();
+            let passed = crate::clock::Instant::now();
             assert!(
                 !greedy(&mut board, &candidates, 0.0, &mut rng, Some(passed))
                     || instance.king_count() == 0

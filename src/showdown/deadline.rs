@@ -19,8 +19,9 @@
 //! assert!(!Deadline::from(None).passed());
 //! ```
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A moment and a stop flag, either optional. See the [module docs](self).
 #[derive(Copy, Clone, Debug, Default)]

@@ -10,8 +10,8 @@
 //! assert_eq!(progress.snapshot().tests, 0);
 //! ```
 
+use crate::clock::Instant;
 use std::sync::{Mutex, MutexGuard};
-use std::time::Instant;
 
 /// Shared between the optimiser and a display. See the [module docs](self).
 #[derive(Debug, Default)]

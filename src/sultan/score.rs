@@ -67,6 +67,8 @@ pub struct Scorer {
     placements: Vec<Placement>,
     /// Per group of sixteen placements, per column: the row of each placement's queen there.
     /// The last group is padded with copies of the first placement, which cannot change a maximum.
+    /// (Read by the SSSE3 scorer only, which other processors than x86-64 do not have.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     groups: Vec<[[u8; LANES]; CLASSIC]>,
 }
 

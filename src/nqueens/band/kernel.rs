@@ -47,6 +47,8 @@ impl Kernel {
 
     /// Every kernel this processor runs (for tests and benchmarks).
     pub fn available() -> Vec<Kernel> {
+        // Only x86-64 has kernels beyond the plain one.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut kernels = vec![Kernel::Plain];
         #[cfg(target_arch = "x86_64")]
         {

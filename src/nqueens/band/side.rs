@@ -21,6 +21,7 @@ pub const MAX_ROWS: usize = 32;
 
 /// From this many partial sides on (a quarter of a megabyte), [`Side::sides_on`] prefetches
 /// the groups it reads (measured: a loss while they fit the second-level cache).
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_FROM: usize = 1 << 15;
 
 /// A queen on one square of a side: its diagonals within the side, what it attacks in the

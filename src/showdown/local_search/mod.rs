@@ -29,8 +29,8 @@
 //! ([`Search::polish`], in `neighbourhood.rs`): a region cleared and checked again by the
 //! exact branch and bound.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use rand::{Rng, RngExt};
 

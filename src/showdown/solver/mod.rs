@@ -2,9 +2,11 @@
 //! construction improved by local search on both cores, stopping early when the answer's cost
 //! meets the lower bound. Every answer returned has passed [`super::judge::verify`].
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(not(target_family = "wasm"))]
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -403,12 +405,46 @@ fn pipelined<E>(
     answer: impl Fn(&Instance, u64) -> Result<Solution, SolveError> + Sync,
     hand_out: &mut impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
 ) -> Result<(), E> {
+    // Without threads (WebAssembly in a browser) the same windows are solved and handed out
+    // in turn, on this thread.
+    #[cfg(target_family = "wasm")]
+    {
+        use rayon::prelude::*;
+        let mut at = from;
+        let mut cells_left: u64 = instances[from..].iter().map(padded_cells).sum();
+        while at < instances.len() {
+            let to = window_end(instances, at, GREEDY_WINDOW_CELLS);
+            cells_left -= instances[at..to].iter().map(padded_cells).sum::<u64>();
+            let answers: Vec<Result<Solution, SolveError>> = instances[at..to]
+                .par_iter()
+                .map(|instance| answer(instance, cells_left))
+                .collect();
+            for (i, solved) in (at..to).zip(answers) {
+                hand_out(i, solved, i + 1 < to)?;
+            }
+            at = to;
+        }
+        Ok(())
+    }
+    #[cfg(not(target_family = "wasm"))]
+    {
+        pipelined_on_a_thread(instances, from, &answer, hand_out)
+    }
+}
+
+/// [`pipelined`] with the windows solved on a thread of their own.
+#[cfg(not(target_family = "wasm"))]
+fn pipelined_on_a_thread<E>(
+    instances: &[Instance],
+    from: usize,
+    answer: &(impl Fn(&Instance, u64) -> Result<Solution, SolveError> + Sync),
+    hand_out: &mut impl FnMut(usize, Result<Solution, SolveError>, bool) -> Result<(), E>,
+) -> Result<(), E> {
     use rayon::prelude::*;
     type Window = (std::ops::Range<usize>, Vec<Result<Solution, SolveError>>);
     // Two windows ahead at most: memory stays bounded.
     let (send, receive) = mpsc::sync_channel::<Window>(2);
     std::thread::scope(|scope| {
-        let answer = &answer;
         scope.spawn(move || {
             let mut at = from;
             let mut cells_left: u64 = instances[from..].iter().map(padded_cells).sum();

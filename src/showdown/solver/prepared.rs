@@ -167,6 +167,26 @@ fn mirrored<T>(external: Option<&AtomicBool>, local: &AtomicBool, work: impl FnO
     let Some(external) = external else {
         return work();
     };
+    // Without threads (WebAssembly in a browser) nothing else runs while `work` does, so the
+    // flag is looked at once, before it.
+    #[cfg(target_family = "wasm")]
+    {
+        if external.load(Ordering::Relaxed) {
+            local.store(true, Ordering::Relaxed);
+        }
+        work()
+    }
+    #[cfg(not(target_family = "wasm"))]
+    mirrored_on_a_thread(external, local, work)
+}
+
+/// [`mirrored`] with a thread that watches `external`.
+#[cfg(not(target_family = "wasm"))]
+fn mirrored_on_a_thread<T>(
+    external: &AtomicBool,
+    local: &AtomicBool,
+    work: impl FnOnce() -> T,
+) -> T {
     let (finished, wait) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
         scope.spawn(move || {

@@ -7,12 +7,10 @@
 //! one by the statement's rules, with the knights each stop visits and the search's shortest
 //! tour (the page's "try it yourself").
 
-use axum::extract::State as AxumState;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::handler::{Answer, Payload, Shared, json_lines, push_json_line};
-use super::params::Params;
+use super::push_json_line;
 use crate::input::{CaseReader, Scanner};
 use crate::tour;
 
@@ -32,15 +30,8 @@ struct Explained {
     unreachable: Option<Unreachable>,
 }
 
-/// The handler: a JSON line per scenario.
-pub async fn explain(AxumState(state): Shared, params: Params, body: Payload) -> Answer {
-    params.finish()?;
-    let body = body.read(&state.limits).await?;
-    json_lines(&state, move || explain_all(&body)).await
-}
-
 /// Every scenario of `input` explained, one line each.
-fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
+pub(super) fn explain_all(input: &[u8]) -> Result<Vec<u8>, ApiError> {
     let mut reader = tour::Reader::new(Scanner::new(input)).map_err(ApiError::from_input)?;
     let mut lines = Vec::new();
     let mut case = 0;
@@ -67,7 +58,7 @@ pub const MAX_WALK: usize = 256;
 /// The body of `/api/tour/walk`: a judge input (its first scenario is walked) and the squares
 /// the queen's moves go to, as chess names.
 #[derive(Debug, Deserialize)]
-struct WalkRequest {
+pub(super) struct WalkRequest {
     input: String,
     moves: Vec<String>,
 }
@@ -107,13 +98,10 @@ struct Walked {
     shortest: Option<Shortest>,
 }
 
-/// `POST /api/tour/walk`: a learner's moves checked one by one by the statement's rules
-/// ([`tour::walk::walk`]), with the knights each stop visits, and the search's shortest tour
-/// to compare with.
-pub async fn walk(AxumState(state): Shared, params: Params, body: Payload) -> Answer {
-    params.finish()?;
-    let body = body.read(&state.limits).await?;
-    let request: WalkRequest = serde_json::from_slice(&body).map_err(|e| {
+/// The body of `POST /api/tour/walk` read (before a solver is taken): the judge input and
+/// the moves as squares.
+pub(super) fn walk_request(body: &[u8]) -> Result<(String, Vec<crate::core::Square>), ApiError> {
+    let request: WalkRequest = serde_json::from_slice(body).map_err(|e| {
         ApiError::bad(format!(
             "expected {{\"input\": judge input, \"moves\": [square, ...]}}: {e}"
         ))
@@ -134,11 +122,13 @@ pub async fn walk(AxumState(state): Shared, params: Params, body: Payload) -> An
         })?;
         moves.push(square);
     }
-    json_lines(&state, move || walk_first(&request.input, &moves)).await
+    Ok((request.input, moves))
 }
 
-/// The first scenario of `input` walked through `moves`.
-fn walk_first(input: &str, moves: &[crate::core::Square]) -> Result<Vec<u8>, ApiError> {
+/// `POST /api/tour/walk`: a learner's moves checked one by one by the statement's rules
+/// ([`tour::walk::walk`]) on the first scenario of `input`, with the knights each stop
+/// visits, and the search's shortest tour to compare with.
+pub(super) fn walk_first(input: &str, moves: &[crate::core::Square]) -> Result<Vec<u8>, ApiError> {
     let mut reader =
         tour::Reader::new(Scanner::new(input.as_bytes())).map_err(ApiError::from_input)?;
     let scenario = reader

@@ -1,16 +1,12 @@
 //! Query parameters, read strictly: a name the endpoint does not know, a repeated name, or a
-//! value that does not parse is a 400 that says which. Handlers take them as an extractor,
-//! with the parameters several endpoints share (`format`, `time_limit`) read by one method each.
+//! value that does not parse is a 400 that says which. The parameters several endpoints share
+//! (`format`, `time_limit`) are read by one method each.
 
-use std::convert::Infallible;
 use std::str::FromStr;
 use std::time::Duration;
 
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-
 use super::error::ApiError;
-use super::stream::{JSON_LINES, SVG, TEXT};
+use super::{JSON_LINES, SVG, TEXT};
 use crate::output::OutputFormat;
 
 /// The decoded `name=value` pairs of a query string, taken one name at a time.
@@ -122,15 +118,6 @@ impl Params {
                 "unknown query parameter '{name}' (docs/web.md lists each endpoint's)"
             ))),
         }
-    }
-}
-
-/// The query as it came: nothing is refused before the handler takes its parameters.
-impl<S: Send + Sync> FromRequestParts<S> for Params {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Params, Infallible> {
-        Ok(Params::parse(parts.uri.query()))
     }
 }
 

@@ -7,12 +7,10 @@
 
 use std::collections::HashMap;
 
-use axum::extract::State as AxumState;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::handler::{Answer, Payload, Shared, json_lines, push_json_line};
-use super::params::Params;
+use super::push_json_line;
 use crate::core::Square;
 use crate::core::pieces::attacks;
 use crate::input::{CaseReader, Scanner};
@@ -26,7 +24,7 @@ const MAX_CHECK_WORK: u64 = 4_000_000;
 /// The body of `/api/showdown/checks`: a judge input and an answer per test, each piece as
 /// `[type, row, column]` (the statement's numbers, 1-based).
 #[derive(Debug, Deserialize)]
-struct ChecksRequest {
+pub(super) struct ChecksRequest {
     input: String,
     answers: Vec<Vec<[u64; 3]>>,
 }
@@ -50,21 +48,18 @@ struct Checked {
     kings: Vec<CheckedKing>,
 }
 
-/// The handler: the body parsed, then judged on a solver.
-pub async fn checks(AxumState(state): Shared, params: Params, body: Payload) -> Answer {
-    params.finish()?;
-    let body = body.read(&state.limits).await?;
-    let request: ChecksRequest = serde_json::from_slice(&body).map_err(|e| {
+/// The body of `POST /api/showdown/checks` read (before a solver is taken).
+pub(super) fn checks_request(body: &[u8]) -> Result<ChecksRequest, ApiError> {
+    serde_json::from_slice(body).map_err(|e| {
         ApiError::bad(format!(
             "expected {{\"input\": judge input, \"answers\": [[[type, row, col], ...], ...]}}: {e}"
         ))
-    })?;
-    json_lines(&state, move || judge_answers(&request)).await
+    })
 }
 
 /// Judges each answer of a `/api/showdown/checks` request with [`judge::verify`] and finds the
 /// checkers of every king.
-fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
+pub(super) fn judge_answers(request: &ChecksRequest) -> Result<Vec<u8>, ApiError> {
     let mut reader = showdown::Reader::new(Scanner::new(request.input.as_bytes()))
         .map_err(ApiError::from_input)?;
     let mut lines = Vec::new();

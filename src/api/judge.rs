@@ -3,9 +3,8 @@
 //! format of `format` (JSON Lines by default), through the same `run` functions. The whole
 //! input is parsed before anything is solved, so that a mistake is a located 400.
 //!
-//! One handler, [`answer`], serves the four; what differs between them (the query parameters
-//! beyond `format`, how long a solve may take, how the input is read and answered) is each
-//! one's [`Judge`].
+//! What differs between them (the query parameters beyond `format`, how long a solve may
+//! take, how the input is read and answered) is each one's [`Judge`].
 
 // The solvers' options are built with `..Default::default()` although every field is set
 // today, so that a field the command line gains later keeps its default here.
@@ -14,13 +13,9 @@
 use std::io::Write;
 use std::time::Duration;
 
-use axum::extract::State as AxumState;
-
-use super::config::Limits;
 use super::error::ApiError;
-use super::handler::{Answer, GRACE, Payload, Shared, parse_all};
 use super::params::Params;
-use super::stream::{drawn, respond};
+use super::{GRACE, Limits, drawn, parse_all};
 use crate::error::{InputError, RunError};
 use crate::input::{CaseReader, Scanner};
 use crate::output::OutputFormat;
@@ -57,28 +52,6 @@ pub trait Judge: Sized + Send + 'static {
 
     /// Answers the input as the command line does.
     fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError>;
-}
-
-/// The handler of `POST /api/<puzzle>` for every [`Judge`]: the query (`format`, then the
-/// puzzle's own), the body, a solver, and the answer.
-pub async fn answer<J: Judge>(
-    AxumState(state): Shared,
-    mut params: Params,
-    body: Payload,
-) -> Answer {
-    let (format, content_type) = params.format()?;
-    let puzzle = J::options(&mut params, format, &state.limits)?;
-    params.finish()?;
-    let body = body.read(&state.limits).await?;
-    let permit = state.gate.enter().await?;
-    let deadline = puzzle.allowed(&state.limits);
-    Ok(respond(permit, deadline, content_type, move |out| {
-        puzzle.check(&body)?;
-        drawn(out, format == OutputFormat::Svg, |mut out| {
-            puzzle.run(&body, &mut out).map_err(ApiError::from_run)
-        })
-    })
-    .await)
 }
 
 /// `POST /api/queens`: `uva` answers in UVa 750's format.
@@ -217,9 +190,12 @@ pub const MAX_SHOWDOWN_TRACE_STEPS: u64 = 100_000;
 /// `greedy`) told as `showdown --trace` writes it: per test the lower bound and why, the
 /// construction piece by piece, the local search's moves, then the answer. `trace_steps`
 /// (default [`showdown::trace::DEFAULT_STEPS`], at most [`MAX_SHOWDOWN_TRACE_STEPS`]) bounds
-/// the steps, as `--trace-steps` does.
-pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: Payload) -> Answer {
-    let puzzle = Showdown::options(&mut params, OutputFormat::Json, &state.limits)?;
+/// the steps, as `--trace-steps` does. Its options and steps, from the query.
+pub(super) fn showdown_trace(
+    params: &mut Params,
+    limits: &Limits,
+) -> Result<(Showdown, u64), ApiError> {
+    let puzzle = Showdown::options(params, OutputFormat::Json, limits)?;
     if puzzle.0.greedy {
         return Err(ApiError::bad(
             "greedy: a trace follows the optimiser; it cannot be asked for with greedy",
@@ -234,17 +210,32 @@ pub async fn showdown_trace(AxumState(state): Shared, mut params: Params, body: 
             )));
         }
     };
-    params.finish()?;
-    let body = body.read(&state.limits).await?;
-    let permit = state.gate.enter().await?;
-    let deadline = puzzle.allowed(&state.limits);
-    Ok(
-        respond(permit, deadline, super::stream::JSON_LINES, move |out| {
-            puzzle.check(&body)?;
-            showdown::trace::trace(&body[..], out, &puzzle.0, trace_steps)
-                .map(|_| ())
-                .map_err(ApiError::from_run)
-        })
-        .await,
-    )
+    Ok((puzzle, trace_steps))
+}
+
+/// Writes the answer of a judge puzzle: the whole input parsed first, then the command
+/// line's answer in `format` (an SVG document of every case for `svg`).
+pub(super) fn write<J: Judge>(
+    puzzle: J,
+    format: OutputFormat,
+    input: &[u8],
+    out: &mut dyn Write,
+) -> Result<(), ApiError> {
+    puzzle.check(input)?;
+    drawn(out, format == OutputFormat::Svg, |mut out| {
+        puzzle.run(input, &mut out).map_err(ApiError::from_run)
+    })
+}
+
+/// Writes the trace of `/api/showdown/trace`.
+pub(super) fn write_showdown_trace(
+    puzzle: Showdown,
+    trace_steps: u64,
+    input: &[u8],
+    out: &mut dyn Write,
+) -> Result<(), ApiError> {
+    puzzle.check(input)?;
+    showdown::trace::trace(input, &mut &mut *out, &puzzle.0, trace_steps)
+        .map(|_| ())
+        .map_err(ApiError::from_run)
 }

@@ -1,0 +1,93 @@
+// The library's API in WebAssembly (built by web/build.sh OUT) against the command line:
+// the same bytes for the same input and options, and refusals with the command line's
+// message, line and column.
+//
+//   node web/test.mjs OUT CHESS_PUZZLES
+//
+// CHESS_PUZZLES is the native binary (target/release/chess-puzzles). Run from the
+// repository's root (the samples are read from tests/data). Exits 1 on the first difference.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import assert from "node:assert/strict";
+
+const [out, cli] = process.argv.slice(2);
+if (!out || !cli) {
+    console.error("usage: node web/test.mjs OUT CHESS_PUZZLES");
+    process.exit(2);
+}
+const web = await import(pathToFileURL(resolve(out, "chess_puzzles_web.js")).href);
+web.initSync({ module: readFileSync(join(out, "chess_puzzles_web_bg.wasm")) });
+
+// One search per thread natively: a showdown with steps is the browser's with one thread.
+const env = { ...process.env, RAYON_NUM_THREADS: "1" };
+const command = (args, input) => execFileSync(cli, args, { input, env, maxBuffer: 1 << 26 });
+const ask = (path, query, body) => {
+    const reply = web.answer(path, query, body ?? new Uint8Array(), 10);
+    return { status: reply.status, type: reply.content_type, body: Buffer.from(reply.body) };
+};
+const sample = (puzzle) => readFileSync(`tests/data/${puzzle}/sample.in`);
+
+let checked = 0;
+const same = (name, reply, expected, type) => {
+    assert.equal(reply.status, 200, `${name}: ${reply.body}`);
+    assert.equal(reply.type, type, name);
+    assert.ok(reply.body.equals(expected), `${name}: the API's bytes differ from the command line's:\n${reply.body}\n---\n${expected}`);
+    checked += 1;
+};
+const JSONL = "application/x-ndjson";
+const TEXT = "text/plain; charset=utf-8";
+
+for (const puzzle of ["queens", "sultan", "tour"]) {
+    const input = sample(puzzle);
+    same(`${puzzle} json`, ask(`/api/${puzzle}`, "", input), command([puzzle, "--format", "json"], input), JSONL);
+    same(`${puzzle} judge`, ask(`/api/${puzzle}`, "format=judge", input), command([puzzle], input), TEXT);
+    same(`${puzzle} board`, ask(`/api/${puzzle}`, "format=board", input), command([puzzle, "--format", "board"], input), TEXT);
+}
+same("queens uva", ask("/api/queens", "format=judge&uva", sample("queens")), command(["queens", "--uva"], sample("queens")), TEXT);
+same("tour svg", ask("/api/tour", "format=svg", sample("tour")), command(["tour", "--format", "svg"], sample("tour")), "image/svg+xml");
+for (const puzzle of ["queens", "sultan", "tour"]) {
+    same(`${puzzle} trace`, ask(`/api/${puzzle}/trace`, "", sample(puzzle)), command([puzzle, "--trace"], sample(puzzle)), JSONL);
+}
+
+// The showdown optimiser: the clock, the pipelined start and the local search on wasm.
+const showdown = sample("showdown");
+same("showdown steps", ask("/api/showdown", "format=judge&steps=300&seed=1", showdown),
+    command(["showdown", "--steps", "300", "--seed", "1"], showdown), TEXT);
+same("showdown json", ask("/api/showdown", "steps=300&seed=7", showdown),
+    command(["showdown", "--steps", "300", "--seed", "7", "--format", "json"], showdown), JSONL);
+const timed = ask("/api/showdown", "format=judge&time_limit=0.5", showdown);
+assert.equal(timed.status, 200, `showdown with a time limit: ${timed.body}`);
+// Timed (not reproducible): the command line's judge accepts its answers.
+const dir = mkdtempSync(join(tmpdir(), "chess-puzzles-web-"));
+writeFileSync(join(dir, "in"), showdown);
+writeFileSync(join(dir, "out"), timed.body);
+const judged = spawnSync(cli, ["showdown", "check", join(dir, "in"), join(dir, "out")]);
+rmSync(dir, { recursive: true });
+assert.equal(judged.status, 0, `showdown check: ${judged.stdout}${judged.stderr}`);
+checked += 1;
+
+// N-queens from the query: counting, listing, the best placement.
+same("nqueens count", ask("/api/nqueens/count", "n=9&fix=1,1&fix=2,3", undefined),
+    command(["nqueens", "count", "9", "--fix", "1,1", "--fix", "2,3", "--format", "json"]), JSONL);
+same("nqueens list", ask("/api/nqueens/list", "n=6&format=judge", undefined),
+    command(["nqueens", "list", "6"]), TEXT);
+same("nqueens trace", ask("/api/nqueens/trace", "n=5&limit=2", undefined),
+    command(["nqueens", "list", "5", "--limit", "2", "--trace"]), JSONL);
+
+// A bad input: the command line's message, line and column.
+const bad = Buffer.from("1\n9 1\n");
+const refused = ask("/api/queens", "", bad);
+assert.equal(refused.status, 400);
+assert.equal(refused.type, "application/json");
+const failed = spawnSync(cli, ["queens"], { input: bad });
+assert.equal(failed.status, 2);
+const { error, line, column } = JSON.parse(refused.body);
+assert.equal(failed.stderr.toString(), `error: <stdin>:${line}:${column}: ${error}\n`);
+assert.equal(ask("/api/none", "", undefined).status, 404);
+assert.equal(ask("/api/nqueens/count", "n=8&colour=red", undefined).status, 400);
+checked += 1;
+
+console.log(`web/test.mjs: ${checked} answers of the WebAssembly API are the command line's`);
