@@ -627,3 +627,34 @@ fn a_time_of_zero_makes_no_run_and_says_so() {
     assert_eq!(got.code, 0, "{}", got.stderr);
     assert_eq!(got.stdout_text(), "no run made: the time ran out first\n");
 }
+
+#[test]
+fn an_answer_in_uva_750s_layout_is_told_to_use_uva() {
+    // The judge's own queens in UVa 750's layout (an empty line after the headings), judged
+    // in the statement's: a presentation error that says what it is.
+    let got = stress(
+        &["queens", "stress", "--cases", "1", "--format", "json"],
+        &[BIN, "queens", "--uva"],
+    );
+    let r = report(&got);
+    assert_eq!(r["verdict"], "PE", "{r}");
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains("right in UVa 750's layout")
+            && r["reason"].as_str().unwrap().contains("--uva"),
+        "{r}"
+    );
+    // Judged in that layout, it is accepted.
+    let got = stress(
+        &["queens", "stress", "--cases", "1", "--uva"],
+        &[BIN, "queens", "--uva"],
+    );
+    assert_eq!(
+        got.stdout_text(),
+        "accepted: 1 run (seeds 0..0)\n",
+        "{}",
+        got.stderr
+    );
+}

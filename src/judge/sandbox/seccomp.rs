@@ -83,7 +83,7 @@ const NEW_NAMESPACES: [libc::c_int; 8] = [
     0x80, // CLONE_NEWTIME
 ];
 
-/// What a run's filter refuses beside [`REFUSED`].
+/// What a run's filter refuses beside the calls it always refuses.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
 pub struct Choices {
     /// Unix sockets are refused (`socket(AF_UNIX, ...)`, datagram socket pairs; stream
