@@ -72,8 +72,9 @@ fn every_kept_fuzz_input_runs_cleanly_and_in_time() {
     assert!(replayed >= seeds, "the seeds at least: {replayed}");
 }
 
-/// The `serve` target sends requests to every route of the API (`src/serve/routes.rs`), and a
-/// seed of its corpus picks each.
+/// The `serve` target sends requests to every route of the API (every endpoint of
+/// `chess_puzzles::api`, and the routes `src/serve/routes.rs` adds by name), and a seed of its
+/// corpus picks each.
 #[cfg(feature = "serve")]
 #[test]
 fn the_serve_target_reaches_every_route() {
@@ -82,7 +83,13 @@ fn the_serve_target_reaches_every_route() {
     let served: std::collections::BTreeSet<String> = routes
         .split(".route(\"")
         .skip(1)
-        .map(|rest| format!("/api{}", &rest[..rest.find('"').unwrap()]))
+        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .chain(
+            chess_puzzles::api::Endpoint::ALL
+                .iter()
+                .map(|e| e.route().to_string()),
+        )
+        .map(|route| format!("/api{route}"))
         .collect();
     assert!(served.len() >= 15, "{served:?}");
     let fuzzed: std::collections::BTreeSet<String> = harness::ENDPOINTS
