@@ -37,8 +37,16 @@ if [[ ! -x $BIN ]]; then
     exit 2
 fi
 
-# 1. The Vulkan loader.
-if ldconfig -p | grep -q 'libvulkan\.so\.1'; then
+# 1. The Vulkan loader. The library list is read whole before it is searched: `ldconfig -p |
+# grep -q` fails under pipefail once the list outgrows a pipe's buffer (grep stops reading at
+# the first match and ldconfig dies of SIGPIPE), which is what a machine with many libraries
+# (a CI machine with a browser installed) has.
+has_loader() {
+    local libs
+    libs=$(ldconfig -p)
+    [[ $libs == *libvulkan.so.1* ]]
+}
+if has_loader; then
     say "Vulkan loader: installed"
 else
     shopt -s nullglob
@@ -52,7 +60,7 @@ else
         dpkg -x "$f" /
     done
     ldconfig
-    if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
+    if ! has_loader; then
         say "unpacked ${#debs[@]} packages from $GL/, still no libvulkan.so.1"
         exit 2
     fi

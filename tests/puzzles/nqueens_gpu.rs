@@ -396,7 +396,34 @@ fn the_sitting_script_runs_end_to_end() {
     // through the script that readies a bare GPU machine for it (here the loader and a
     // driver are there already: it checks the adapter and runs the sitting).
     let out_dir = tempfile::tempdir().unwrap();
+    // A machine with many libraries lists more than a pipe holds: an `ldconfig` first in
+    // PATH lists the real ones and then 256 KiB more, as a CI machine with a browser does
+    // (the script once read the list through `grep -q` under pipefail and lost the loader).
+    let bin = tempfile::tempdir().unwrap();
+    let wrapper = bin.path().join("ldconfig");
+    let real = ["/usr/sbin/ldconfig", "/sbin/ldconfig"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("ldconfig");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -p ]; then {real} -p; head -c 262144 /dev/zero | tr '\\0' '#'; echo; else exec {real} \"$@\"; fi\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let ran = sitting_script()
+        .env("PATH", path)
         .args([
             "--allow-software",
             "--out",
