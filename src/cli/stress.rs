@@ -104,7 +104,8 @@ pub struct RunArgs {
     /// reported), strict (all of it or no run), off.
     #[arg(long, value_enum, default_value_t)]
     sandbox: SandboxMode,
-    /// Leave the program the system's network (otherwise it has a loopback of its own alone).
+    /// Leave the program the system's network (otherwise it has a loopback of its own alone,
+    /// and no internet or netlink socket).
     #[arg(long)]
     allow_network: bool,
     /// A folder the program may read (shown read-only at the same path); repeat for more.

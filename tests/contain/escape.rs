@@ -284,6 +284,101 @@ fn the_scratch_holds_no_more_than_the_memory_limit() {
     mark.assert_none_left(Duration::from_secs(1), "scratch-size");
 }
 
+/// A program whose four processes each park up to 96 MiB in the kernel's buffers of one kind
+/// (`pipe`: pipes widened to 1 MiB; `pair`: unix socket pairs; `tcp`: loopback connections),
+/// never read, and then answer how many MiB they parked together.
+const PARK: &str = "import os, socket, sys, fcntl\nsys.stdin.read()\n\
+     kind = sys.argv[1]\n\
+     def fill(fd):\n    os.set_blocking(fd, False)\n    n = 0\n\
+     \x20   while True:\n        try:\n            n += os.write(fd, bytes(65536))\n\
+     \x20       except OSError:\n            return n\n\
+     def park():\n    total, keep = 0, []\n\
+     \x20   while total < 96 << 20:\n        try:\n\
+     \x20           if kind == 'pipe':\n                r, w = os.pipe()\n\
+     \x20               try:\n                    fcntl.fcntl(w, 1031, 1 << 20)\n\
+     \x20               except OSError:\n                    pass\n\
+     \x20               total += fill(w); os.close(w); keep.append(r)\n\
+     \x20           elif kind == 'pair':\n                a, b = socket.socketpair()\n\
+     \x20               a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8 << 20)\n\
+     \x20               total += fill(a.fileno()); keep.append((a, b))\n\
+     \x20           else:\n                if not keep:\n\
+     \x20                   l = socket.socket(); l.bind(('127.0.0.1', 0)); l.listen(64)\n\
+     \x20                   keep.append(l)\n\
+     \x20               c = socket.create_connection(keep[0].getsockname())\n\
+     \x20               s, _ = keep[0].accept()\n\
+     \x20               total += fill(c.fileno()); keep.append((c, s))\n\
+     \x20       except OSError:\n            break\n    return total, keep\n\
+     r, w = os.pipe()\nfor i in range(4):\n    if os.fork() == 0:\n\
+     \x20       total, keep = park()\n        os.write(w, b'%d\\n' % total)\n\
+     \x20       import time; time.sleep(2)\n        os._exit(0)\n\
+     os.close(w)\ndata = b''\nwhile data.count(b'\\n') < 4:\n\
+     \x20   part = os.read(r, 100)\n    if not part:\n        break\n    data += part\n\
+     print(sum(int(x) for x in data.split()) >> 20, flush=True)\n";
+
+#[test]
+fn memory_parked_in_the_kernels_buffers_is_counted_or_refused() {
+    if !has("seccomp") || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("park");
+    let program = own.path().join("park.py");
+    std::fs::write(&program, PARK).unwrap();
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("park");
+    let memory_cgroup = crate::sandbox::parts()
+        .iter()
+        .any(|p| p == "memory-limit-cgroup");
+    for kind in ["tcp", "pair", "pipe"] {
+        let script = format!("exec python3 {} {kind}", program.display());
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &[
+                "--read-only",
+                opened,
+                "--memory-limit",
+                "32",
+                "--idle-limit",
+                "20",
+                "--time-limit",
+                "10",
+            ],
+            &script,
+        );
+        let line = &lines[0];
+        if line["verdict"] == "MLE" {
+            assert!(memory_cgroup || kind == "pipe", "{kind}: {line}");
+            continue;
+        }
+        let reason = line["reason"].as_str().unwrap();
+        let parked: u64 = reason
+            .strip_prefix("1:1: expected 'SOLN       COLUMN', found '")
+            .and_then(|r| r.strip_suffix('\''))
+            .and_then(|r| r.parse().ok())
+            .unwrap_or_else(|| panic!("{kind}: {line}"));
+        match kind {
+            // Loopback connections are refused (no internet socket without the network),
+            // socket pairs where no memory cgroup counts their buffers.
+            "tcp" => assert_eq!(parked, 0, "{line}"),
+            "pair" => assert!(!memory_cgroup && parked == 0, "{line}"),
+            // Pipes, without a memory cgroup: the kernel's own bound for a user's pipes
+            // (pipe-user-pages-soft, then two pages a pipe), the open-file limit of 64.
+            _ => {
+                assert!(!memory_cgroup, "{line}");
+                let soft: u64 = std::fs::read_to_string("/proc/sys/fs/pipe-user-pages-soft")
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap();
+                let bound = (soft * 4096 + 4 * 64 * 8192) >> 20;
+                assert!(parked <= bound, "{parked} MiB > {bound} MiB: {line}");
+            }
+        }
+    }
+    mark.assert_none_left(Duration::from_secs(1), "park");
+}
+
 #[test]
 fn a_socket_file_of_the_host_is_out_of_reach_unless_opened() {
     if !has("seccomp") || !have("python3") {

@@ -94,6 +94,7 @@ impl Layers {
             // /proc.
             parts.user = self.user_namespace || (parts.proc && program_user_here());
             parts.seccomp = parts.files && seccomp_here();
+            parts.landlock = parts.files && sandbox::landlock::available();
             parts.unix_sockets_opened = options.unix_sockets;
             // Root with no pids cgroup: RLIMIT_NPROC binds the unprivileged user in its own
             // namespace.

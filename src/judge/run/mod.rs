@@ -212,7 +212,8 @@ pub fn run(
             .then(|| {
                 sandbox::seccomp::filters(sandbox::seccomp::Choices {
                     unix_sockets: !layers.sandbox.unix_sockets_opened,
-                    memfd: !layers.sandbox.memory_cgroup,
+                    inet_sockets: !layers.sandbox.network_opened,
+                    uncounted_memory: !layers.sandbox.memory_cgroup,
                 })
             })
             .flatten(),

@@ -107,10 +107,16 @@ pub(super) fn runtime_env(program: &Resolved, limits: &Limits) -> Vec<std::ffi::
     .collect()
 }
 
+/// The most files a process of a run may hold open at once: more than a JVM, V8 or a Python
+/// pool opens, and few enough that pipes, whose buffers the kernel holds (up to 1 MiB each)
+/// and no limit counts without a memory cgroup, stay few (each process's own limit: the
+/// process limit times this bounds a run's pipes).
+pub(super) const OPEN_FILES: libc::rlim_t = 64;
+
 /// The limits set in the program: CPU time (the next whole second above the limit, and one
 /// more for the hard limit, which kills), its data (the private memory it may write: what
 /// it uses, not the address space it reserves, which a JVM or V8 reserve by gigabytes),
-/// file size; none above the judge's own hard limits.
+/// file size, and [`OPEN_FILES`] open files; none above the judge's own hard limits.
 pub(super) fn rlimits(limits: &Limits) -> spawn::Rlimits {
     let hard = |resource: spawn::Resource| {
         let mut l = libc::rlimit {
@@ -140,5 +146,6 @@ pub(super) fn rlimits(limits: &Limits) -> spawn::Rlimits {
         clamp(libc::RLIMIT_CPU, cpu_seconds, cpu_seconds.saturating_add(1)),
         clamp(libc::RLIMIT_DATA, memory, memory),
         clamp(libc::RLIMIT_FSIZE, file_size, file_size),
+        clamp(libc::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES),
     ]
 }

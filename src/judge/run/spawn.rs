@@ -181,7 +181,7 @@ pub(super) const USER_STEP: i64 = 23;
 pub(super) const SECCOMP_STEP: i64 = 24;
 
 /// The resource limits set in the program before it executes: `(resource, soft, hard)`.
-pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 3];
+pub(super) type Rlimits = [(Resource, libc::rlim_t, libc::rlim_t); 4];
 
 /// The type of the resource names of `setrlimit`, which differs between C libraries.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -11,6 +11,8 @@
 //! to run without all of it, [`SandboxMode::Off`] runs without any.
 
 pub mod groups;
+#[cfg(target_os = "linux")]
+pub mod landlock;
 pub mod mounts;
 pub mod network;
 pub mod scratch;
@@ -72,6 +74,9 @@ pub struct Parts {
     pub user: bool,
     /// A seccomp filter refuses the system calls no contest program needs.
     pub seccomp: bool,
+    /// Landlock restricts, a second time, where the program may write, bind or connect and
+    /// whom it may signal.
+    pub landlock: bool,
     /// The network was left open by the user.
     pub network_opened: bool,
     /// Unix sockets were left open by the user.
@@ -92,6 +97,7 @@ impl Parts {
             (self.memory_cgroup, "memory-limit-cgroup"),
             (self.user, "unprivileged-user"),
             (self.seccomp, "seccomp"),
+            (self.landlock, "landlock"),
         ] {
             if on {
                 names.push(name);
@@ -126,6 +132,9 @@ impl Parts {
         }
         if !self.seccomp {
             missing.push("seccomp");
+        }
+        if !self.landlock {
+            missing.push("landlock");
         }
         missing
     }
