@@ -197,10 +197,7 @@ pub fn run(
         network: layers.sandbox.network,
         ipc: layers.sandbox.ipc,
         groups: prepared.group_procs,
-        nproc: layers
-            .sandbox
-            .nproc
-            .then_some(libc::rlim_t::from(layers.processes)),
+        nproc: layers.sandbox.nproc.then_some(u64::from(layers.processes)),
         no_capabilities: layers.sandbox.files,
         // A root judge's program (an ordinary user's is that user already).
         program_user: (layers.sandbox.user && !layers.user_namespace)
