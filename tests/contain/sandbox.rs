@@ -170,8 +170,9 @@ fn the_network_is_a_loopback_of_its_own() {
             "import socket, sys\nsys.stdin.read()\n\
              try:\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n    print('host')\n\
              except OSError:\n    print('no host')\n\
-             own = socket.socket(); own.bind(('127.0.0.1', 0)); own.listen(1)\n\
-             socket.create_connection(own.getsockname(), timeout=1)\nprint('own loopback')\n"
+             try:\n    own = socket.socket(); own.bind(('127.0.0.1', 0)); own.listen(1)\n\
+             \x20   socket.create_connection(own.getsockname(), timeout=1)\n    print('own loopback')\n\
+             except OSError:\n    print('no socket')\n"
         ),
     )
     .unwrap();

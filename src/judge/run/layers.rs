@@ -108,8 +108,7 @@ impl Layers {
         if options.mode != SandboxMode::Off && !self.pid_namespace {
             parts.pids_cgroup = (self.cgroup && cgroup::enabled("pids")) || v1_group_here("pids");
             // RLIMIT_NPROC does not bind root (nor a user namespace mapped to root).
-            // Safety: geteuid cannot fail.
-            let root = unsafe { libc::geteuid() } == 0;
+            let root = rustix::process::geteuid().is_root();
             parts.nproc = !parts.pids_cgroup && !root && own_user_namespace_here();
         }
         self.sandbox = parts;
@@ -240,8 +239,7 @@ fn namespace_here() -> Option<bool> {
         }
         // A privileged judge makes a PID namespace alone and keeps its own powers; others need
         // a user namespace around it.
-        // Safety: geteuid cannot fail.
-        let root = unsafe { libc::geteuid() } == 0;
+        let root = rustix::process::geteuid().is_root();
         if root && spawn::namespace_works(false) {
             Some(false)
         } else if spawn::namespace_works(true) {

@@ -197,10 +197,7 @@ pub fn run(
         network: layers.sandbox.network,
         ipc: layers.sandbox.ipc,
         groups: prepared.group_procs,
-        nproc: layers
-            .sandbox
-            .nproc
-            .then_some(libc::rlim_t::from(layers.processes)),
+        nproc: layers.sandbox.nproc.then_some(u64::from(layers.processes)),
         no_capabilities: layers.sandbox.files,
         // A root judge's program (an ordinary user's is that user already).
         program_user: (layers.sandbox.user && !layers.user_namespace)
@@ -217,6 +214,14 @@ pub fn run(
                 })
             })
             .flatten(),
+        #[cfg(target_os = "linux")]
+        landlock: layers
+            .sandbox
+            .landlock
+            .then_some(sandbox::landlock::Opened {
+                network: layers.sandbox.network_opened,
+                unix_sockets: layers.sandbox.unix_sockets_opened,
+            }),
     };
     let started = Instant::now();
     let mut child =
@@ -377,6 +382,7 @@ pub fn run(
                 "running it as the unprivileged user {PROGRAM_USER} in a user namespace"
             )),
             Some(spawn::SECCOMP_STEP) => Some("installing its seccomp filter".to_string()),
+            Some(spawn::LANDLOCK_STEP) => Some("entering its Landlock ruleset".to_string()),
             _ => None,
         };
         return Err(match step {

@@ -111,7 +111,7 @@ pub(super) fn runtime_env(program: &Resolved, limits: &Limits) -> Vec<std::ffi::
 /// pool opens, and few enough that pipes, whose buffers the kernel holds (up to 1 MiB each)
 /// and no limit counts without a memory cgroup, stay few (each process's own limit: the
 /// process limit times this bounds a run's pipes).
-pub(super) const OPEN_FILES: libc::rlim_t = 64;
+pub(super) const OPEN_FILES: u64 = 64;
 
 /// The limits set in the program: CPU time (the next whole second above the limit, and one
 /// more for the hard limit, which kills), its data (the private memory it may write: what
@@ -119,33 +119,27 @@ pub(super) const OPEN_FILES: libc::rlim_t = 64;
 /// file size, and [`OPEN_FILES`] open files; none above the judge's own hard limits.
 pub(super) fn rlimits(limits: &Limits) -> spawn::Rlimits {
     let hard = |resource: spawn::Resource| {
-        let mut l = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // Safety: getrlimit writes into the struct it is given.
-        if unsafe { libc::getrlimit(resource, &mut l) } == 0 {
-            l.rlim_max
-        } else {
-            libc::RLIM_INFINITY
-        }
+        rustix::process::getrlimit(resource)
+            .maximum
+            .unwrap_or(spawn::UNLIMITED)
     };
-    let clamp = |resource, soft: libc::rlim_t, hard_wanted: libc::rlim_t| {
+    let clamp = |resource, soft: u64, hard_wanted: u64| {
         let max = hard(resource);
         (resource, soft.min(max), hard_wanted.min(max))
     };
     // A second above the judge's own limit, which the run's CPU time reaches first however
     // many threads spend it: the kernel's SIGXCPU is a last resort.
     let cpu_seconds = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0) + 1;
-    let cpu_seconds = cpu_seconds as libc::rlim_t;
-    let memory = limits
-        .memory
-        .map_or(libc::RLIM_INFINITY, |m| m as libc::rlim_t);
-    let file_size = limits.output.saturating_add(1) as libc::rlim_t;
+    let memory = limits.memory.unwrap_or(spawn::UNLIMITED);
+    let file_size = limits.output.saturating_add(1);
     [
-        clamp(libc::RLIMIT_CPU, cpu_seconds, cpu_seconds.saturating_add(1)),
-        clamp(libc::RLIMIT_DATA, memory, memory),
-        clamp(libc::RLIMIT_FSIZE, file_size, file_size),
-        clamp(libc::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES),
+        clamp(
+            spawn::Resource::Cpu,
+            cpu_seconds,
+            cpu_seconds.saturating_add(1),
+        ),
+        clamp(spawn::Resource::Data, memory, memory),
+        clamp(spawn::Resource::Fsize, file_size, file_size),
+        clamp(spawn::Resource::Nofile, OPEN_FILES, OPEN_FILES),
     ]
 }

@@ -7,11 +7,16 @@
 //!
 //! The steps are made by the judge ([`Steps`], paths as C strings) and carried out by the
 //! keeper between its `clone` and the program's `execve` ([`Steps::apply`]): only system calls
-//! on prepared data there, nothing allocates.
+//! on prepared data there (rustix's, made directly, on `&CStr` paths that it passes as they
+//! are), nothing allocates.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+
+use rustix::fs::{Mode, OFlags, StatVfsMountFlags};
+use rustix::io::Errno;
+use rustix::mount::{MountFlags, MountPropagationFlags, UnmountFlags};
 
 /// One step of the setup.
 #[derive(Debug)]
@@ -40,7 +45,7 @@ enum Step {
         from: CString,
         at: CString,
         write: bool,
-        locked: libc::c_ulong,
+        locked: MountFlags,
     },
     /// A `proc` of the run's PID namespace at the path.
     Proc { at: CString },
@@ -65,23 +70,20 @@ fn c(path: &Path) -> CString {
 }
 
 /// The flags of the mount that holds `path` that a bind mount of it must keep.
-fn locked_flags(path: &Path) -> libc::c_ulong {
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    let p = c(path);
-    // Safety: statvfs writes into the struct it is given.
-    if unsafe { libc::statvfs(p.as_ptr(), &mut st) } != 0 {
-        return 0;
-    }
-    let mut flags = 0;
+fn locked_flags(path: &Path) -> MountFlags {
+    let Ok(st) = rustix::fs::statvfs(c(path).as_c_str()) else {
+        return MountFlags::empty();
+    };
+    let mut flags = MountFlags::empty();
     for (st_flag, ms_flag) in [
-        (libc::ST_NOSUID, libc::MS_NOSUID),
-        (libc::ST_NODEV, libc::MS_NODEV),
-        (libc::ST_NOEXEC, libc::MS_NOEXEC),
-        (libc::ST_NOATIME, libc::MS_NOATIME),
-        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
-        (libc::ST_RELATIME, libc::MS_RELATIME),
+        (StatVfsMountFlags::NOSUID, MountFlags::NOSUID),
+        (StatVfsMountFlags::NODEV, MountFlags::NODEV),
+        (StatVfsMountFlags::NOEXEC, MountFlags::NOEXEC),
+        (StatVfsMountFlags::NOATIME, MountFlags::NOATIME),
+        (StatVfsMountFlags::NODIRATIME, MountFlags::NODIRATIME),
+        (StatVfsMountFlags::RELATIME, MountFlags::RELATIME),
     ] {
-        if st.f_flag & st_flag != 0 {
+        if st.f_flag.contains(st_flag) {
             flags |= ms_flag;
         }
     }
@@ -208,7 +210,7 @@ impl Steps {
         self.steps.push(Step::Proc {
             at: c(&self.inside(proc)),
         });
-        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        let flags = MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC;
         for name in ["sys", "sysrq-trigger", "irq", "bus", "fs"] {
             let at = c(&self.inside(&proc.join(name)));
             self.steps.push(Step::Optional(Box::new(Step::Bind {
@@ -264,16 +266,12 @@ impl Steps {
         });
     }
 
-    /// Carries the steps out; on failure, the step's number and `errno`.
-    ///
-    /// # Safety
-    ///
-    /// Only system calls on the prepared steps: callable between a fork and an exec.
-    pub unsafe fn apply(&self) -> Result<(), (usize, i32)> {
+    /// Carries the steps out; on failure, the step's number and `errno`. Only system calls on
+    /// the prepared steps: callable between a fork and an exec.
+    pub fn apply(&self) -> Result<(), (usize, i32)> {
         for (i, step) in self.steps.iter().enumerate() {
-            // Safety: see above.
-            if !unsafe { apply_one(step) } {
-                return Err((i, errno()));
+            if let Err(error) = apply_one(step) {
+                return Err((i, error.raw_os_error()));
             }
         }
         Ok(())
@@ -297,107 +295,74 @@ impl Steps {
     }
 }
 
-fn errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-/// Carries one step out: true when it was done (an optional step whose place does not exist
-/// counts as done).
-///
-/// # Safety
-///
-/// Only system calls on prepared C strings: callable between a fork and an exec.
-unsafe fn apply_one(step: &Step) -> bool {
-    let null = std::ptr::null::<libc::c_char>();
-    // Safety: mount, mkdir, open, symlink, chdir, pivot_root and umount2 on prepared C
-    // strings.
-    unsafe {
-        match step {
-            Step::Private => {
-                libc::mount(
-                    null,
-                    c"/".as_ptr(),
-                    null,
-                    libc::MS_REC | libc::MS_PRIVATE,
-                    null.cast(),
-                ) == 0
+/// Carries one step out (an optional step whose place does not exist counts as done). Only
+/// system calls on prepared C strings: callable between a fork and an exec.
+fn apply_one(step: &Step) -> rustix::io::Result<()> {
+    match step {
+        Step::Private => rustix::mount::mount_change(
+            c"/",
+            MountPropagationFlags::REC | MountPropagationFlags::PRIVATE,
+        ),
+        Step::Tmpfs {
+            at,
+            dev,
+            read_only,
+            options,
+        } => {
+            let mut flags = MountFlags::NOSUID;
+            flags.set(MountFlags::NODEV, !*dev);
+            flags.set(MountFlags::RDONLY, *read_only);
+            rustix::mount::mount(c"tmpfs", at.as_c_str(), c"tmpfs", flags, options.as_c_str())
+        }
+        Step::Optional(step) => match apply_one(step) {
+            Err(Errno::NOENT) => Ok(()),
+            done => done,
+        },
+        Step::Mkdir(at) => match rustix::fs::mkdir(at.as_c_str(), Mode::from_raw_mode(0o755)) {
+            Err(Errno::EXIST) => Ok(()),
+            made => made,
+        },
+        // The file is closed as it is dropped.
+        Step::Touch(at) => rustix::fs::open(
+            at.as_c_str(),
+            OFlags::CREATE | OFlags::WRONLY | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )
+        .map(drop),
+        Step::Symlink { to, at } => match rustix::fs::symlink(to.as_c_str(), at.as_c_str()) {
+            Err(Errno::EXIST) => Ok(()),
+            made => made,
+        },
+        Step::Bind {
+            from,
+            at,
+            write,
+            locked,
+        } => {
+            rustix::mount::mount_bind(from.as_c_str(), at.as_c_str())?;
+            if *write {
+                return Ok(());
             }
-            Step::Tmpfs {
-                at,
-                dev,
-                read_only,
-                options,
-            } => {
-                let flags = libc::MS_NOSUID
-                    | if *dev { 0 } else { libc::MS_NODEV }
-                    | if *read_only { libc::MS_RDONLY } else { 0 };
-                libc::mount(
-                    c"tmpfs".as_ptr(),
-                    at.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    flags,
-                    options.as_ptr().cast(),
-                ) == 0
-            }
-            Step::Optional(step) => apply_one(step) || errno() == libc::ENOENT,
-            Step::Mkdir(at) => libc::mkdir(at.as_ptr(), 0o755) == 0 || errno() == libc::EEXIST,
-            Step::Touch(at) => {
-                let fd = libc::open(
-                    at.as_ptr(),
-                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
-                    0o644,
-                );
-                fd >= 0 && libc::close(fd) == 0
-            }
-            Step::Symlink { to, at } => {
-                libc::symlink(to.as_ptr(), at.as_ptr()) == 0 || errno() == libc::EEXIST
-            }
-            Step::Bind {
-                from,
-                at,
-                write,
-                locked,
-            } => {
-                libc::mount(from.as_ptr(), at.as_ptr(), null, libc::MS_BIND, null.cast()) == 0
-                    && (*write
-                        || libc::mount(
-                            null,
-                            at.as_ptr(),
-                            null,
-                            libc::MS_REMOUNT
-                                | libc::MS_BIND
-                                | libc::MS_RDONLY
-                                | libc::MS_NOSUID
-                                | locked,
-                            null.cast(),
-                        ) == 0)
-            }
-            Step::Proc { at } => {
-                libc::mount(
-                    c"proc".as_ptr(),
-                    at.as_ptr(),
-                    c"proc".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                    null.cast(),
-                ) == 0
-            }
-            Step::Enter { root, cwd } => {
-                libc::mount(
-                    null,
-                    root.as_ptr(),
-                    null,
-                    libc::MS_REMOUNT
-                        | libc::MS_BIND
-                        | libc::MS_RDONLY
-                        | libc::MS_NOSUID
-                        | libc::MS_NODEV,
-                    null.cast(),
-                ) == 0
-                    && libc::chdir(root.as_ptr()) == 0
-                    && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) == 0
-                    && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
-                    && libc::chdir(cwd.as_ptr()) == 0
-            }
+            // A remount with `MS_BIND` reads no data: the empty string rustix passes is
+            // ignored.
+            let flags = MountFlags::BIND | MountFlags::RDONLY | MountFlags::NOSUID | *locked;
+            rustix::mount::mount_remount(at.as_c_str(), flags, c"")
+        }
+        Step::Proc { at } => rustix::mount::mount(
+            c"proc",
+            at.as_c_str(),
+            c"proc",
+            MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC,
+            None,
+        ),
+        Step::Enter { root, cwd } => {
+            let flags =
+                MountFlags::BIND | MountFlags::RDONLY | MountFlags::NOSUID | MountFlags::NODEV;
+            rustix::mount::mount_remount(root.as_c_str(), flags, c"")?;
+            rustix::process::chdir(root.as_c_str())?;
+            rustix::process::pivot_root(c".", c".")?;
+            rustix::mount::unmount(c".", UnmountFlags::DETACH)?;
+            rustix::process::chdir(cwd.as_c_str())
         }
     }
 }

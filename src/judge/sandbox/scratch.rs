@@ -86,8 +86,7 @@ fn sweep(base: &Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
         return;
     };
-    // Safety: geteuid cannot fail.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name
