@@ -77,6 +77,22 @@ same("nqueens list", ask("/api/nqueens/list", "n=6&format=judge", undefined),
 same("nqueens trace", ask("/api/nqueens/trace", "n=5&limit=2", undefined),
     command(["nqueens", "list", "5", "--limit", "2", "--trace"]), JSONL);
 
+// A count with its progress (the server's count/events): the count's line, and the parts.
+const reported = [];
+globalThis.chessPuzzlesProgress = (done, total) => reported.push([done, total]);
+for (const [query, args] of [["n=12", ["12"]], ["n=10&fix=1,2&fix=5,1", ["10", "--fix", "1,2", "--fix", "5,1"]]]) {
+    reported.length = 0;
+    const reply = web.count_events(query, 10);
+    same(`nqueens count events ${query}`, { status: reply.status, type: reply.content_type, body: Buffer.from(reply.body) },
+        command(["nqueens", "count", ...args, "--format", "json"]), JSONL);
+    assert.ok(reported.length > 0, `${query}: no progress`);
+    const [done, total] = reported.at(-1);
+    assert.ok(done === total && total > 0, `${query}: the last progress is ${done} of ${total}`);
+    assert.ok(reported.every(([d], i) => i === 0 || d >= reported[i - 1][0]), `${query}: progress went back`);
+}
+const late = web.count_events("n=8&time_limit=20", 10);
+assert.equal(late.status, 400, "a time limit above the most");
+
 // A bad input: the command line's message, line and column.
 const bad = Buffer.from("1\n9 1\n");
 const refused = ask("/api/queens", "", bad);

@@ -2,23 +2,42 @@
 // WebAssembly module and answers the page's requests (js/api.js) one at a time, with the
 // function `chess-puzzles serve` answers them with, so that long work never runs on the page's
 // thread. A message {id, path, query, body, maxTime} is answered {id, status, type, text}, or
-// {id, error} when the module could not be loaded or failed. The page stops a request by
+// {id, error} when the module could not be loaded or failed. A count's progress
+// (`/api/nqueens/count/events`, the library's `count_events`) comes first as messages
+// {id, progress: {done, total}}, at most every PROGRESS_MS. The page stops a request by
 // terminating this worker.
-import init, { answer } from './chess_puzzles_web.js';
+import init, { answer, count_events as countEvents } from './chess_puzzles_web.js';
 
 const ready = init();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const PROGRESS_MS = 100;
+
+/** The request being answered, and when its progress was last sent. */
+let current = null;
+
+// Called by the module each time parts of a count finish.
+globalThis.chessPuzzlesProgress = (done, total) => {
+  const now = performance.now();
+  if (current === null || (now - current.sent < PROGRESS_MS && done < total)) return;
+  current.sent = now;
+  self.postMessage({ id: current.id, progress: { done, total } });
+};
 
 self.onmessage = async (event) => {
   const { id, path, query, body, maxTime } = event.data;
   try {
     await ready;
-    const reply = answer(path, query, encoder.encode(body), maxTime);
+    current = { id, sent: -Infinity };
+    const reply = path === '/api/nqueens/count/events'
+      ? countEvents(query, maxTime)
+      : answer(path, query, encoder.encode(body), maxTime);
+    current = null;
     const message = { id, status: reply.status, type: reply.content_type, text: decoder.decode(reply.body) };
     reply.free();
     self.postMessage(message);
   } catch (error) {
+    current = null;
     self.postMessage({ id, error: String((error && error.message) || error) });
   }
 };

@@ -7,8 +7,8 @@
 //!   and a count;
 //! - the page answers through its Web Worker (the library as WebAssembly) under a
 //!   Content-Security-Policy sent by the server (the page's own, with `'wasm-unsafe-eval'`);
-//! - a long count leaves the page's thread free, Stop answers within 100 ms, and the fresh
-//!   worker then counts again.
+//! - a long count shows its progress from the worker and leaves the page's thread free, Stop
+//!   answers within 100 ms, and the fresh worker then counts again.
 //!
 //! `.ci/web.sh` builds the site and runs this test with `STATIC_SITE` set (through
 //! `.ci/serve.sh`, which starts chromedriver). Without `STATIC_SITE`, chromedriver or python3
@@ -246,7 +246,10 @@ impl Sites<'_> {
             assert_eq!(statics["transport"], "worker", "{hash}");
             let output = served["output"].as_str().is_some_and(|o| !o.is_empty());
             let pieces = served["pieces"].as_array().is_some_and(|p| !p.is_empty());
-            assert!(output || pieces, "{hash}: nothing shown under serve: {served}");
+            assert!(
+                output || pieces,
+                "{hash}: nothing shown under serve: {served}"
+            );
             for key in ["output", "pieces", "text"] {
                 assert_eq!(
                     statics[key], served[key],
@@ -304,15 +307,17 @@ impl Sites<'_> {
         Ok(())
     }
 
-    /// A count too long to finish: the page's thread stays free while the worker counts,
-    /// Stop answers within 100 ms, and the next count is answered by a fresh worker.
+    /// A count too long to finish: its progress comes from the worker, the page's thread stays
+    /// free while the worker counts, Stop answers within 100 ms, and the next count is
+    /// answered by a fresh worker.
     async fn count_and_stop(&self) -> Result<(), Failure> {
         let client = self.client;
         self.open(&self.statics, "nqueens?n=18").await?;
         click_id(client, "nqueens-count").await?;
+        // The worker's progress: parts done of parts known, as the server's events give it.
         wait_for(
             client,
-            "return document.getElementById('nqueens-detail').textContent.includes('counting in this browser for');",
+            "return /: [1-9]\\d* of [1-9]\\d* parts after /.test(document.getElementById('nqueens-detail').textContent);",
         )
         .await?;
         // The longest the page's thread was busy over a second of the count (a timer every

@@ -69,6 +69,10 @@ class WorkerTransport {
     worker.onmessage = (e) => {
       const waiting = this.pending.get(e.data.id);
       if (!waiting) return;
+      if (e.data.progress) {
+        if (waiting.onProgress) waiting.onProgress(e.data.progress);
+        return;
+      }
       this.pending.delete(e.data.id);
       if (e.data.error !== undefined) {
         waiting.reject(new Error(`the library failed in this browser: ${e.data.error}`));
@@ -95,12 +99,12 @@ class WorkerTransport {
     for (const waiting of this.pending.values()) this.worker.postMessage(waiting.message);
   }
 
-  request(path, q, { body, signal }) {
+  request(path, q, { body, signal, onProgress }) {
     if (signal && signal.aborted) return Promise.reject(stopped());
     const id = this.next++;
     const message = { id, path: `/api/${path}`, query: q, body: body || '', maxTime: MAX_TIME };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { message, resolve, reject });
+      this.pending.set(id, { message, resolve, reject, onProgress });
       this.worker.postMessage(message);
       if (signal) {
         signal.addEventListener('abort', () => {
@@ -179,23 +183,28 @@ export async function postJson(path, value) {
   return lines(answer).map((l) => JSON.parse(l));
 }
 
-/** How often the worker's transport tells a waiting page how long it has been counting. */
+/** How often the worker's transport tells a waiting page how far its count has gone. */
 const TICK_MS = 250;
 
 /**
  * A count with progress (`nqueens/count/events`), calling `onEvent(name, data)` for each event
- * until the count ends or `signal` stops it: `progress` ({done, total, seconds} from the
- * server; {seconds} alone in the browser, whose single-threaded count reports nothing until it
- * ends), then `result` (the count's JSON line) or `error` (a refusal's JSON).
+ * until the count ends or `signal` stops it: `progress` ({done, total, seconds}: parts of the
+ * count done and known; {seconds} alone in the browser until the first parts are known), then
+ * `result` (the count's JSON line) or `error` (a refusal's JSON).
  */
 export async function events(path, params, onEvent, signal) {
   if (transport === server) return serverEvents(path, params, onEvent, signal);
   const started = performance.now();
-  const tick = () => onEvent('progress', JSON.stringify({ seconds: (performance.now() - started) / 1000 }));
+  let parts = {};
+  const tick = () => onEvent('progress', JSON.stringify({ ...parts, seconds: (performance.now() - started) / 1000 }));
   tick();
   const timer = setInterval(tick, TICK_MS);
+  const onProgress = (p) => {
+    parts = { done: p.done, total: p.total };
+    tick();
+  };
   try {
-    const answer = await transport.request(path.replace(/\/events$/, ''), query(params), { signal });
+    const answer = await transport.request(path, query(params), { signal, onProgress });
     // The server's stream: a count's time limit is an `error` event, other refusals its status.
     if (answer.status === 200) onEvent('result', answer.text.trim());
     else if (answer.status === 504) onEvent('error', answer.text.trim());

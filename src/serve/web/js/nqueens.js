@@ -192,8 +192,8 @@ export function init() {
         if (name === 'progress') {
           const p = JSON.parse(data);
           if (p.total === undefined) {
-            // The browser's count (one thread) tells nothing until it ends: a bar that only
-            // says it is busy, and the time.
+            // The browser's count before it knows its parts: a bar that only says it is
+            // busy, and the time.
             progress.removeAttribute('value');
             detail.textContent = `${describeProblem()}: counting in this browser for ${p.seconds.toFixed(1)} s`;
             return;
