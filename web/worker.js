@@ -8,7 +8,11 @@
 // terminating this worker.
 import init, { answer, count_events as countEvents } from './chess_puzzles_web.js';
 
-const ready = init();
+// A module that cannot be loaded (an old browser, a policy without 'wasm-unsafe-eval', a
+// missing file) fails every request with the reason.
+const ready = init().catch((error) => {
+  throw new Error(`the library could not be loaded in this browser: ${(error && error.message) || error}`);
+});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const PROGRESS_MS = 100;
@@ -38,6 +42,7 @@ self.onmessage = async (event) => {
     self.postMessage(message);
   } catch (error) {
     current = null;
-    self.postMessage({ id, error: String((error && error.message) || error) });
+    const why = String((error && error.message) || error);
+    self.postMessage({ id, error: why.startsWith('the library') ? why : `the library failed in this browser: ${why}` });
   }
 };

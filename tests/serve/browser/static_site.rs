@@ -7,6 +7,7 @@
 //!   and a count;
 //! - the page answers through its Web Worker (the library as WebAssembly) under a
 //!   Content-Security-Policy sent by the server (the page's own, with `'wasm-unsafe-eval'`);
+//!   under a policy without it, the view says that the library could not be loaded, and why;
 //! - a long count shows its progress from the worker and leaves the page's thread free, Stop
 //!   answers within 100 ms, and the fresh worker then counts again.
 //!
@@ -81,15 +82,14 @@ fn page_policy(site: &Path) -> String {
     page[start..].split('"').nth(3).unwrap().to_string()
 }
 
-/// Serves a copy of `site` under [`SUB_PATH`] of a folder of `root`.
-fn serve_static(site: &Path, root: &Path) -> StaticServer {
+/// Serves a copy of `site` under [`SUB_PATH`] of a folder of `root`, every answer with the
+/// Content-Security-Policy `policy`.
+fn serve_static(site: &Path, root: &Path, policy: &str) -> StaticServer {
     copy_tree(site, &root.join(SUB_PATH.trim_matches('/'))).expect("a copy of the site");
-    let policy = page_policy(site);
-    assert!(policy.contains("'wasm-unsafe-eval'"), "{policy}");
     let mut child = Command::new("python3")
         .args(["-c", STATIC_SERVER])
         .arg(root)
-        .arg(&policy)
+        .arg(policy)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -143,7 +143,16 @@ fn the_static_site_answers_as_serve_does() {
         return;
     };
     let root = tempfile::tempdir().unwrap();
-    let statics = serve_static(&site, root.path());
+    let policy = page_policy(&site);
+    assert!(policy.contains("'wasm-unsafe-eval'"), "{policy}");
+    let statics = serve_static(&site, root.path(), &policy);
+    // A host whose policy forbids compiling WebAssembly.
+    let strict_root = tempfile::tempdir().unwrap();
+    let strict = serve_static(
+        &site,
+        strict_root.path(),
+        &policy.replace(" 'wasm-unsafe-eval'", ""),
+    );
     // One thread, as in the browser: a showdown's steps give the same answers (docs/web.md).
     let server = Server::start_with_env(&[], &[("RAYON_NUM_THREADS", "1")]);
     let profile = tempfile::tempdir().unwrap();
@@ -163,6 +172,7 @@ fn the_static_site_answers_as_serve_does() {
         let flows = async {
             sites.same_answers().await?;
             sites.count_and_stop().await?;
+            sites.no_module(&strict.site).await?;
             Ok::<(), Failure>(())
         };
         let result = flows.await;
@@ -171,7 +181,7 @@ fn the_static_site_answers_as_serve_does() {
     });
     result.unwrap();
     server.stop(Duration::from_secs(10));
-    drop(statics);
+    drop((statics, strict));
 }
 
 /// The browser, and the page's address under `serve` and on the static server.
@@ -303,6 +313,20 @@ impl Sites<'_> {
         assert_eq!(
             counts[0], counts[1],
             "the count of 10 with two queens given"
+        );
+        Ok(())
+    }
+
+    /// A host that forbids the module (its policy lacks `'wasm-unsafe-eval'`): the view says
+    /// so, with the browser's reason, instead of waiting for ever.
+    async fn no_module(&self, site: &str) -> Result<(), Failure> {
+        self.open(site, "queens").await?;
+        let said = text_of(self.client, "state-error").await?;
+        assert!(
+            said.starts_with(
+                "This view could not be opened: the library could not be loaded in this browser: "
+            ) && said.contains("Content Security Policy"),
+            "{said}"
         );
         Ok(())
     }

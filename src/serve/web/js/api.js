@@ -75,7 +75,7 @@ class WorkerTransport {
       }
       this.pending.delete(e.data.id);
       if (e.data.error !== undefined) {
-        waiting.reject(new Error(`the library failed in this browser: ${e.data.error}`));
+        waiting.reject(new Error(e.data.error));
         // A module that failed (a panic traps) is not used again.
         this.restart();
       } else {
