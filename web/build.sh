@@ -17,7 +17,8 @@
 # else installed once with `cargo install` into target/tools/wasm-bindgen-VERSION.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: web/build.sh OUT" >&2; exit 2; }
-out=$(realpath -m -- "$1") # OUT relative to where the script is called from
+mkdir -p -- "$1"
+out=$(cd -- "$1" && pwd) # OUT relative to where the script is called from
 cd "$(dirname "$0")/.."
 
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
