@@ -7,7 +7,8 @@
 //!   and a count;
 //! - the page answers through its Web Worker (the library as WebAssembly) under a
 //!   Content-Security-Policy sent by the server (the page's own, with `'wasm-unsafe-eval'`);
-//!   under a policy without it, the view says that the library could not be loaded, and why;
+//!   under a policy without it, or without the worker, the view says that the library could
+//!   not be loaded, and why;
 //! - a long count shows its progress from the worker and leaves the page's thread free, Stop
 //!   answers within 100 ms, and the fresh worker then counts again.
 //!
@@ -153,6 +154,16 @@ fn the_static_site_answers_as_serve_does() {
         strict_root.path(),
         &policy.replace(" 'wasm-unsafe-eval'", ""),
     );
+    // A site published without its worker.
+    let broken_root = tempfile::tempdir().unwrap();
+    let broken = serve_static(&site, broken_root.path(), &policy);
+    std::fs::remove_file(
+        broken_root
+            .path()
+            .join(SUB_PATH.trim_matches('/'))
+            .join("worker.js"),
+    )
+    .unwrap();
     // One thread, as in the browser: a showdown's steps give the same answers (docs/web.md).
     let server = Server::start_with_env(&[], &[("RAYON_NUM_THREADS", "1")]);
     let profile = tempfile::tempdir().unwrap();
@@ -172,7 +183,7 @@ fn the_static_site_answers_as_serve_does() {
         let flows = async {
             sites.same_answers().await?;
             sites.count_and_stop().await?;
-            sites.no_module(&strict.site).await?;
+            sites.no_module(&strict.site, &broken.site).await?;
             Ok::<(), Failure>(())
         };
         let result = flows.await;
@@ -181,7 +192,7 @@ fn the_static_site_answers_as_serve_does() {
     });
     result.unwrap();
     server.stop(Duration::from_secs(10));
-    drop((statics, strict));
+    drop((statics, strict, broken));
 }
 
 /// The browser, and the page's address under `serve` and on the static server.
@@ -317,16 +328,22 @@ impl Sites<'_> {
         Ok(())
     }
 
-    /// A host that forbids the module (its policy lacks `'wasm-unsafe-eval'`): the view says
-    /// so, with the browser's reason, instead of waiting for ever.
-    async fn no_module(&self, site: &str) -> Result<(), Failure> {
-        self.open(site, "queens").await?;
+    /// A host that forbids the module (its policy lacks `'wasm-unsafe-eval'`), and a site
+    /// without its worker: the view says so, with the reason, instead of waiting for ever.
+    async fn no_module(&self, strict: &str, broken: &str) -> Result<(), Failure> {
+        self.open(strict, "queens").await?;
         let said = text_of(self.client, "state-error").await?;
         assert!(
             said.starts_with(
                 "This view could not be opened: the library could not be loaded in this browser: "
             ) && said.contains("Content Security Policy"),
             "{said}"
+        );
+        self.open(broken, "sultan").await?;
+        let said = text_of(self.client, "state-error").await?;
+        assert_eq!(
+            said,
+            "This view could not be opened: the library's worker failed: it could not be loaded"
         );
         Ok(())
     }

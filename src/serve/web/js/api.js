@@ -87,14 +87,17 @@ class WorkerTransport {
       const why = new Error(`the library's worker failed: ${e.message || 'it could not be loaded'}`);
       for (const waiting of this.pending.values()) waiting.reject(why);
       this.pending.clear();
-      this.restart();
+      // The next request starts a fresh one (not now: a worker that cannot load would fail
+      // again at once, for ever).
+      worker.terminate();
+      if (this.worker === worker) this.worker = null;
     };
     this.worker = worker;
   }
 
   /** A fresh worker, sent every request still waiting. */
   restart() {
-    this.worker.terminate();
+    if (this.worker) this.worker.terminate();
     this.start();
     for (const waiting of this.pending.values()) this.worker.postMessage(waiting.message);
   }
@@ -105,7 +108,8 @@ class WorkerTransport {
     const message = { id, path: `/api/${path}`, query: q, body: body || '', maxTime: MAX_TIME };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { message, resolve, reject, onProgress });
-      this.worker.postMessage(message);
+      if (this.worker) this.worker.postMessage(message);
+      else this.restart();
       if (signal) {
         signal.addEventListener('abort', () => {
           if (!this.pending.delete(id)) return;
