@@ -13,9 +13,11 @@
 
 use std::time::Duration;
 
-use chess_puzzles::api::{self, ApiError, Limits, Params, count_timed_out, take_problem};
+use chess_puzzles::api::{
+    self, ApiError, Limits, Params, count_timed_out, count_timed_out_after, take_problem,
+};
 use chess_puzzles::clock::Instant;
-use chess_puzzles::nqueens::{self, Control};
+use chess_puzzles::nqueens::{self, Control, shard};
 use chess_puzzles::output::OutputFormat;
 use wasm_bindgen::prelude::*;
 
@@ -113,10 +115,72 @@ pub fn count_events(query: &str, max_time: f64) -> Reply {
             .map_err(|e| ApiError::from_output(&e, "writing the count"))?;
         Ok::<_, ApiError>(line)
     })();
-    match counted {
+    reply(counted, api::JSON_LINES)
+}
+
+/// One shard of an empty board's count, for several workers that share a count (the
+/// command line's `nqueens count N --shard I/K`): the query's `n` and `time_limit` (no `fix`),
+/// progress as [`count_events`] reports it (this shard's parts), and the placements the
+/// shard counted, in decimal (`text/plain`), or a refusal (400, 504). [`count_total`] writes
+/// the sum of every shard's as the count's answer.
+#[wasm_bindgen]
+pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply {
+    let counted = (|| {
+        let limits = limits(max_time);
+        let mut params = Params::parse((!query.is_empty()).then_some(query));
+        let problem = take_problem(&mut params)?;
+        let time_limit = params.time_limit(limits.max_time, None, true)?;
+        params.finish()?;
+        if !problem.given().is_empty() {
+            return Err(ApiError::bad(
+                "a count split into shards takes an empty board",
+            ));
+        }
+        let spec = shard::Spec::new(index.into(), shards.into())
+            .map_err(|e| ApiError::bad(format!("shard: {e}")))?;
+        let started = Instant::now();
+        let control = Control::with_deadline(started + time_limit).with_observer(report);
+        let counted = shard::count(problem.n(), spec, &control)
+            .ok_or_else(|| count_timed_out(&control, started))?;
+        Ok::<_, ApiError>(counted.tally.count.to_string().into_bytes())
+    })();
+    reply(counted, api::TEXT)
+}
+
+/// The answer of a count whose shards ([`count_shard`]) summed to `count` (decimal): the
+/// count's JSON line for the query's board, as `nqueens count --format json` writes it.
+#[wasm_bindgen]
+pub fn count_total(query: &str, count: &str) -> Reply {
+    let written = (|| {
+        let mut params = Params::parse((!query.is_empty()).then_some(query));
+        let problem = take_problem(&mut params)?;
+        let count: u128 = count
+            .parse()
+            .map_err(|_| ApiError::bad(format!("count: expected a number, found {count:?}")))?;
+        let mut line = Vec::new();
+        nqueens::write_count(&mut line, &problem, count, OutputFormat::Json)
+            .map_err(|e| ApiError::from_output(&e, "writing the count"))?;
+        Ok::<_, ApiError>(line)
+    })();
+    reply(written, api::JSON_LINES)
+}
+
+/// The refusal of a count shared by workers that ran out of time after `seconds`, with `done`
+/// of `total` parts counted by all of them (504, as the server's `error` event says it).
+#[wasm_bindgen]
+pub fn count_timed_out_shared(seconds: f64, done: f64, total: f64) -> Reply {
+    reply(
+        Err(count_timed_out_after(seconds, done as u64, total as u64)),
+        api::JSON,
+    )
+}
+
+/// The reply of `body` (of this content type) or of its refusal.
+fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
+    match answered {
         Ok(body) => Reply {
             status: 200,
-            content_type: api::JSON_LINES.to_string(),
+            content_type: content_type.to_string(),
             body,
         },
         Err(e) => {
@@ -161,5 +225,37 @@ mod tests {
             assert_eq!(refused.status, 400, "{query}");
             assert_eq!(refused.content_type, "application/json");
         }
+    }
+
+    #[test]
+    fn the_shards_of_a_count_sum_to_the_count() {
+        for (query, shards) in [("n=6", 3), ("n=13", 1), ("n=13", 4), ("n=16", 7)] {
+            let sum: u128 = (0..shards)
+                .map(|i| {
+                    let reply = count_shard(query, i, shards, 10.0);
+                    assert_eq!(reply.status, 200, "{query} {i}/{shards}");
+                    String::from_utf8(reply.body)
+                        .unwrap()
+                        .parse::<u128>()
+                        .unwrap()
+                })
+                .sum();
+            let total = count_total(query, &sum.to_string());
+            assert_eq!(total.status, 200);
+            assert_eq!(
+                total.body,
+                answer("/api/nqueens/count", query, b"", 10.0).body,
+                "{query} in {shards} shards"
+            );
+        }
+        assert_eq!(count_shard("n=8&fix=1,1", 0, 2, 10.0).status, 400);
+        assert_eq!(count_shard("n=8", 2, 2, 10.0).status, 400);
+        assert_eq!(count_total("n=8", "ninety-two").status, 400);
+        let late = count_timed_out_shared(10.04, 7.0, 12.0);
+        assert_eq!(late.status, 504);
+        assert_eq!(
+            late.body,
+            b"{\"error\":\"time limit reached after 10.0 s with 7 of 12 parts of the search counted; no count written\"}\n"
+        );
     }
 }

@@ -309,22 +309,30 @@ impl Sites<'_> {
             errors[0]
         );
 
-        // A count with given queens.
-        let mut counts = Vec::new();
-        for base in [&self.served, &self.statics] {
-            self.open(base, "nqueens?n=10&fix=1,2;5,1").await?;
-            click_id(self.client, "nqueens-count").await?;
-            let count = wait_for(
-                self.client,
-                "const r = document.getElementById('nqueens-result').textContent; return /^\\d+$/.test(r) && r;",
+        // A count with given queens (one worker), and an empty board's (shared by as many
+        // workers as the browser has cores, up to 8).
+        for hash in ["nqueens?n=10&fix=1,2;5,1", "nqueens?n=13"] {
+            let mut counts = Vec::new();
+            for base in [&self.served, &self.statics] {
+                self.open(base, hash).await?;
+                click_id(self.client, "nqueens-count").await?;
+                let count = wait_for(
+                    self.client,
+                    "const r = document.getElementById('nqueens-result').textContent; return /^\\d+$/.test(r) && r;",
+                )
+                .await?;
+                counts.push((count, text_of(self.client, "nqueens-output").await?));
+            }
+            assert_eq!(counts[0], counts[1], "{hash}: the count");
+        }
+        let shared = self
+            .client
+            .execute(
+                "return [document.documentElement.dataset.workers || '1', String(Math.min(navigator.hardwareConcurrency || 1, 8))];",
+                vec![],
             )
             .await?;
-            counts.push(count);
-        }
-        assert_eq!(
-            counts[0], counts[1],
-            "the count of 10 with two queens given"
-        );
+        assert_eq!(shared[0], shared[1], "the workers that shared the count");
         Ok(())
     }
 

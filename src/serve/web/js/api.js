@@ -103,9 +103,14 @@ class WorkerTransport {
   }
 
   request(path, q, { body, signal, onProgress }) {
+    return this.send({ path: `/api/${path}`, query: q, body: body || '' }, { signal, onProgress });
+  }
+
+  /** Sends `fields` (see worker.js) and waits for the answer. */
+  send(fields, { signal, onProgress } = {}) {
     if (signal && signal.aborted) return Promise.reject(stopped());
     const id = this.next++;
-    const message = { id, path: `/api/${path}`, query: q, body: body || '', maxTime: MAX_TIME };
+    const message = { id, maxTime: MAX_TIME, ...fields };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { message, resolve, reject, onProgress });
       if (this.worker) this.worker.postMessage(message);
@@ -128,6 +133,18 @@ function chooseTransport() {
 }
 
 const transport = chooseTransport();
+
+/** The most workers that share a count. */
+const MAX_WORKERS = 8;
+/** The workers beside `transport` that share counts, started with the first such count. */
+const helpers = [];
+
+/** `shards` workers (the page's own first), for a count shared between them. */
+function workers(shards) {
+  while (helpers.length < shards - 1) helpers.push(new WorkerTransport(transport.url));
+  document.documentElement.dataset.workers = String(helpers.length + 1);
+  return [transport, ...helpers.slice(0, shards - 1)];
+}
 /** 'server' or 'worker': which transport answers this page. */
 export const transportName = transport.name;
 document.documentElement.dataset.transport = transportName;
@@ -198,6 +215,11 @@ const TICK_MS = 250;
  */
 export async function events(path, params, onEvent, signal) {
   if (transport === server) return serverEvents(path, params, onEvent, signal);
+  const shards = Math.min(navigator.hardwareConcurrency || 1, MAX_WORKERS);
+  const given = [].concat(params.fix ?? []).length;
+  if (path === 'nqueens/count/events' && given === 0 && shards > 1) {
+    return sharedCount(query(params), shards, onEvent, signal);
+  }
   const started = performance.now();
   let parts = {};
   const tick = () => onEvent('progress', JSON.stringify({ ...parts, seconds: (performance.now() - started) / 1000 }));
@@ -215,6 +237,69 @@ export async function events(path, params, onEvent, signal) {
     else throw await refusal(answer.status, '', async () => answer.text);
   } finally {
     clearInterval(timer);
+  }
+}
+
+/**
+ * An empty board's count shared by `shards` workers, one shard each (`nqueens count N --shard
+ * I/K`): their progress summed, then the sum of their placements written by the library as the
+ * count's answer. The first refusal stops the others; `signal` stops them all.
+ */
+async function sharedCount(q, shards, onEvent, signal) {
+  const started = performance.now();
+  const parts = Array.from({ length: shards }, () => null);
+  const tick = () => {
+    const known = parts.filter((p) => p !== null);
+    const sum = known.length === 0 ? {} : {
+      done: known.reduce((s, p) => s + p.done, 0),
+      total: known.reduce((s, p) => s + p.total, 0),
+    };
+    onEvent('progress', JSON.stringify({ ...sum, seconds: (performance.now() - started) / 1000 }));
+  };
+  tick();
+  const timer = setInterval(tick, TICK_MS);
+  const inner = new AbortController();
+  const stop = () => inner.abort();
+  if (signal) signal.addEventListener('abort', stop, { once: true });
+  let failed = null;
+  try {
+    const runs = workers(shards).map((worker, index) => worker.send(
+      { query: q, shard: { index, shards } },
+      { signal: inner.signal, onProgress: (p) => { parts[index] = p; } },
+    ).then((answer) => {
+      if (answer.status !== 200 && failed === null) {
+        failed = answer;
+        inner.abort();
+      }
+      return answer;
+    }));
+    let answers;
+    try {
+      answers = await Promise.all(runs);
+    } catch (e) {
+      if (failed === null) throw e;
+    }
+    if (failed !== null && failed.status === 504) {
+      // The server's stream: a count's time limit is an `error` event, said with the parts
+      // every worker counted.
+      const known = parts.filter((p) => p !== null);
+      const timedOut = {
+        seconds: (performance.now() - started) / 1000,
+        done: known.reduce((s, p) => s + p.done, 0),
+        total: known.reduce((s, p) => s + p.total, 0),
+      };
+      const said = await transport.send({ timedOut });
+      onEvent('error', said.text.trim());
+      return;
+    }
+    if (failed !== null) throw await refusal(failed.status, '', async () => failed.text);
+    const sum = answers.reduce((s, a) => s + BigInt(a.text), 0n);
+    const total = await transport.send({ path: '/api/nqueens/count/total', query: q, body: sum.toString() }, { signal });
+    if (total.status !== 200) throw await refusal(total.status, '', async () => total.text);
+    onEvent('result', total.text.trim());
+  } finally {
+    clearInterval(timer);
+    if (signal) signal.removeEventListener('abort', stop);
   }
 }
 
