@@ -3,9 +3,15 @@
 # about 130 MB, when they are missing), Node.js and npm (Debian's) and axe-core (the
 # accessibility engine, a pinned version from the npm registry, into target/), starts
 # chromedriver on a free loopback port, runs the browser test against it (`cargo test
-# --release --test serve browser:: -- --ignored`, about a minute once built) with
+# --release --test serve browser::every_view... -- --ignored`, about a minute once built) with
 # WEBDRIVER_URL and AXE_CORE_JS set, and stops chromedriver by its PID whatever happens.
 # Screenshots go to target/screenshots (docs/screenshots holds the committed ones).
+#
+#   .ci/serve.sh [TEST]
+#
+# TEST filters the browser tests (default: browser::every_view_works_in_a_real_browser, the
+# board under `serve`); .ci/web.sh runs browser::static_site:: (the static site, with
+# STATIC_SITE naming what web/build.sh built) through this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,4 +78,4 @@ done
 [ -n "$port" ] || { echo "serve.sh: chromedriver did not start on any of 20 ports" >&2; exit 1; }
 
 WEBDRIVER_URL="http://127.0.0.1:$port" SCREENSHOTS_DIR="${SCREENSHOTS_DIR:-target/screenshots}" \
-    cargo test --release --test serve browser:: -- --ignored
+    cargo test --release --test serve "${1:-browser::every_view_works_in_a_real_browser}" -- --ignored

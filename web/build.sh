@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# Builds the library's JSON API for a browser into OUT: chess_puzzles_web_bg.wasm (the library
-# as WebAssembly, wasm32-unknown-unknown, release) and chess_puzzles_web.js (wasm-bindgen's ES
-# module: `init()`, then `answer(path, query, body, max_time)`), with a package.json that
-# marks the folder's .js files as ES modules for Node.
+# Builds the web board as a static site into OUT, for any static host (GitHub Pages, a folder
+# served by `python3 -m http.server`), at its root or under a sub-path (every address in it is
+# relative):
+#
+# - the page: index.html, style.css, favicon.svg and js/, the very files `chess-puzzles serve`
+#   embeds (src/serve/web), with index.html marked to answer through the worker
+#   (<meta name="chess-puzzles-transport" content="worker">);
+# - worker.js (web/worker.js): the Web Worker that owns the library and answers the page;
+# - the library's JSON API as WebAssembly: chess_puzzles_web_bg.wasm (wasm32-unknown-unknown,
+#   release) and chess_puzzles_web.js (wasm-bindgen's ES module: `init()`, then
+#   `answer(path, query, body, max_time)`), with a package.json that marks the folder's .js
+#   files as ES modules for Node (web/test.mjs).
 #
 # Needs the rustup target wasm32-unknown-unknown (added here) and wasm-bindgen-cli of exactly
 # the version of the wasm-bindgen crate in Cargo.lock: the one on PATH if it is that version,
 # else installed once with `cargo install` into target/tools/wasm-bindgen-VERSION.
 set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: web/build.sh OUT" >&2; exit 2; }
+mkdir -p -- "$1"
+out=$(cd -- "$1" && pwd) # OUT relative to where the script is called from
 cd "$(dirname "$0")/.."
-out=${1:?usage: web/build.sh OUT}
 
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 [ -n "$version" ] || { echo "build.sh: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
@@ -30,3 +40,12 @@ mkdir -p "$out"
 "$bindgen" --target web --no-typescript --out-dir "$out" \
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/chess_puzzles_web.wasm"
 printf '{ "type": "module" }\n' >"$out/package.json"
+
+# The page, from the files the server embeds; only its transport differs.
+cp -R src/serve/web/. "$out/"
+cp web/worker.js "$out/worker.js"
+marker='<meta name="chess-puzzles-transport" content="server">'
+grep -qF "$marker" src/serve/web/index.html ||
+    { echo "build.sh: src/serve/web/index.html lacks $marker" >&2; exit 1; }
+sed "s|$marker|${marker/server/worker}|" src/serve/web/index.html >"$out/index.html"
+echo "build.sh: the static site is in $out" >&2

@@ -77,6 +77,35 @@ same("nqueens list", ask("/api/nqueens/list", "n=6&format=judge", undefined),
 same("nqueens trace", ask("/api/nqueens/trace", "n=5&limit=2", undefined),
     command(["nqueens", "list", "5", "--limit", "2", "--trace"]), JSONL);
 
+// A count with its progress (the server's count/events): the count's line, and the parts.
+const reported = [];
+globalThis.chessPuzzlesProgress = (done, total) => reported.push([done, total]);
+for (const [query, args] of [["n=12", ["12"]], ["n=10&fix=1,2&fix=5,1", ["10", "--fix", "1,2", "--fix", "5,1"]]]) {
+    reported.length = 0;
+    const reply = web.count_events(query, 10);
+    same(`nqueens count events ${query}`, { status: reply.status, type: reply.content_type, body: Buffer.from(reply.body) },
+        command(["nqueens", "count", ...args, "--format", "json"]), JSONL);
+    assert.ok(reported.length > 0, `${query}: no progress`);
+    const [done, total] = reported.at(-1);
+    assert.ok(done === total && total > 0, `${query}: the last progress is ${done} of ${total}`);
+    assert.ok(reported.every(([d], i) => i === 0 || d >= reported[i - 1][0]), `${query}: progress went back`);
+}
+// A count shared by workers: its shards sum to the count, written as the command line does.
+for (const shards of [1, 3]) {
+    let sum = 0n;
+    for (let index = 0; index < shards; index += 1) {
+        const part = web.count_shard("n=14", index, shards, 10);
+        assert.equal(part.status, 200, `shard ${index}/${shards}`);
+        sum += BigInt(Buffer.from(part.body).toString());
+    }
+    const total = web.count_total("n=14", sum.toString());
+    same(`nqueens count 14 in ${shards} shards`, { status: total.status, type: total.content_type, body: Buffer.from(total.body) },
+        command(["nqueens", "count", "14", "--format", "json"]), JSONL);
+}
+assert.equal(web.count_shard("n=8&fix=1,1", 0, 2, 10).status, 400, "a shard of a board with given queens");
+const late = web.count_events("n=8&time_limit=20", 10);
+assert.equal(late.status, 400, "a time limit above the most");
+
 // A bad input: the command line's message, line and column.
 const bad = Buffer.from("1\n9 1\n");
 const refused = ask("/api/queens", "", bad);

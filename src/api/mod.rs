@@ -54,7 +54,7 @@ use serde::Serialize;
 
 pub use error::{ApiError, ErrorBody};
 pub use judge::{MAX_SHOWDOWN_TRACE_STEPS, MAX_STEP_SQUARES};
-pub use nqueens::{count_timed_out, take_problem};
+pub use nqueens::{count_timed_out, count_timed_out_after, take_problem};
 pub use params::Params;
 pub use tour::MAX_WALK;
 

@@ -39,11 +39,16 @@ pub fn take_problem(params: &mut Params) -> Result<Problem, ApiError> {
 /// The refusal of a count stopped by its time limit, as the command line says it.
 pub fn count_timed_out(control: &Control, started: Instant) -> ApiError {
     let (done, total) = control.progress();
+    count_timed_out_after(started.elapsed().as_secs_f64(), done, total)
+}
+
+/// [`count_timed_out`] of a count that ran `seconds` and counted `done` of `total` parts (of
+/// a count shared by several searches, each with its own [`Control`]: their sums).
+pub fn count_timed_out_after(seconds: f64, done: u64, total: u64) -> ApiError {
     ApiError::new(
         GATEWAY_TIMEOUT,
         format!(
-            "time limit reached after {:.1} s with {done} of {total} parts of the search counted; no count written",
-            started.elapsed().as_secs_f64()
+            "time limit reached after {seconds:.1} s with {done} of {total} parts of the search counted; no count written"
         ),
     )
 }

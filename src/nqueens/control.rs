@@ -14,6 +14,8 @@ pub struct Control {
     interrupt: Option<&'static AtomicBool>,
     done: AtomicU64,
     total: AtomicU64,
+    /// Told of the progress each time parts finish ([`Control::with_observer`]).
+    observer: Option<fn(u64, u64)>,
 }
 
 impl Control {
@@ -45,6 +47,27 @@ impl Control {
     pub fn with_interrupt(self, flag: &'static AtomicBool) -> Control {
         Control {
             interrupt: Some(flag),
+            ..self
+        }
+    }
+
+    /// Calls `observer(done, total)` each time parts of the work finish, on the thread that
+    /// finished them: for a watcher that cannot look from another thread (a browser's one
+    /// thread). It should return at once.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// use chess_puzzles::nqueens::{self, Control, Problem};
+    ///
+    /// static DONE: AtomicU64 = AtomicU64::new(0);
+    /// let control = Control::new().with_observer(|done, _total| DONE.store(done, Ordering::Relaxed));
+    /// let problem = Problem::new(8, &[]).unwrap();
+    /// assert_eq!(nqueens::count(&problem, &control), Some(92));
+    /// assert_eq!(DONE.load(Ordering::Relaxed), control.progress().0);
+    /// ```
+    pub fn with_observer(self, observer: fn(u64, u64)) -> Control {
+        Control {
+            observer: Some(observer),
             ..self
         }
     }
@@ -91,6 +114,9 @@ impl Control {
 
     /// Reports `parts` parts finished.
     pub fn add_done(&self, parts: u64) {
-        self.done.fetch_add(parts, Ordering::Relaxed);
+        let done = self.done.fetch_add(parts, Ordering::Relaxed) + parts;
+        if let Some(observer) = self.observer {
+            observer(done, self.total.load(Ordering::Relaxed));
+        }
     }
 }

@@ -87,3 +87,64 @@ fn serve(asset: &'static Asset) -> Response {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::guard::CONTENT_SECURITY_POLICY;
+
+    /// `web/build.sh` copies the folder whole into the static site: the server must serve
+    /// every file of it, so that both show the same page.
+    #[test]
+    fn every_file_of_the_page_is_served() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/web");
+        let mut files = Vec::new();
+        let mut folders = vec![root.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else {
+                    let name = path.strip_prefix(&root).unwrap().to_str().unwrap();
+                    files.push(name.replace('\\', "/"));
+                }
+            }
+        }
+        files.sort();
+        let mut served: Vec<String> = ASSETS
+            .iter()
+            .map(|a| match a.path {
+                "/" => "index.html".to_string(),
+                p => p.trim_start_matches('/').to_string(),
+            })
+            .collect();
+        served.sort();
+        assert_eq!(files, served);
+    }
+
+    /// The page's own policy (the only one on a static host, which sends none) is the
+    /// server's, with WebAssembly allowed for the static site's worker and without what a
+    /// `<meta>` cannot carry (`frame-ancestors`).
+    #[test]
+    fn the_page_s_policy_is_the_server_s_with_webassembly() {
+        let page = find("/").unwrap().text;
+        let start = page
+            .find("<meta http-equiv=\"Content-Security-Policy\" content=\"")
+            .expect("a policy in index.html");
+        let policy = &page[start..].split('"').nth(3).unwrap();
+        let expected = CONTENT_SECURITY_POLICY
+            .replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+            .replace("; frame-ancestors 'none'", "");
+        assert_eq!(*policy, expected);
+        for asset in ASSETS {
+            for absolute in ["href=\"/", "src=\"/"] {
+                assert!(
+                    !asset.text.contains(absolute),
+                    "{}: a root-absolute address breaks the site under a sub-path",
+                    asset.path
+                );
+            }
+        }
+    }
+}

@@ -594,7 +594,7 @@ fn limits_and_guards() {
     assert_eq!(page.status, 200);
     assert!(
         page.text()
-            .contains("<script type=\"module\" src=\"/js/main.js\">")
+            .contains("<script type=\"module\" src=\"js/main.js\">")
     );
     for path in [
         "/js/../../Cargo.toml",

@@ -39,6 +39,7 @@ use crate::common::run;
 use crate::server::Server;
 
 mod showdown_steps;
+mod static_site;
 mod steps;
 
 type Failure = Box<dyn std::error::Error>;
@@ -133,28 +134,7 @@ fn every_view_works_in_a_real_browser() {
         .build()
         .unwrap();
     let result: Result<(), Failure> = runtime.block_on(async {
-        let mut capabilities = serde_json::Map::new();
-        let mut chrome = json!({
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,800",
-                format!("--user-data-dir={}", profile.path().display()),
-            ],
-            "prefs": {
-                "download.default_directory": downloads.path().display().to_string(),
-                "download.prompt_for_download": false,
-                "download.directory_upgrade": true,
-            },
-        });
-        if Path::new("/usr/bin/chromium").exists() {
-            chrome["binary"] = json!("/usr/bin/chromium");
-        }
-        capabilities.insert("goog:chromeOptions".to_string(), chrome);
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&webdriver)
-            .await?;
+        let client = connect(&webdriver, profile.path(), downloads.path()).await?;
         let page = Page {
             client: &client,
             server: &server,
@@ -178,6 +158,35 @@ fn every_view_works_in_a_real_browser() {
     });
     result.unwrap();
     server.stop(Duration::from_secs(10));
+}
+
+/// A headless Chromium at 1280x800 through the WebDriver at `webdriver`, with its profile and
+/// downloads in these folders.
+async fn connect(webdriver: &str, profile: &Path, downloads: &Path) -> Result<Client, Failure> {
+    let mut capabilities = serde_json::Map::new();
+    let mut chrome = json!({
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", "--window-size=1280,800",
+            format!("--user-data-dir={}", profile.display()),
+        ],
+        "prefs": {
+            "download.default_directory": downloads.display().to_string(),
+            "download.prompt_for_download": false,
+            "download.directory_upgrade": true,
+        },
+    });
+    if Path::new("/usr/bin/chromium").exists() {
+        chrome["binary"] = json!("/usr/bin/chromium");
+    }
+    capabilities.insert("goog:chromeOptions".to_string(), chrome);
+    Ok(
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(webdriver)
+            .await?,
+    )
 }
 
 /// Waits up to 20 s until `script` (a function body) returns a non-null, non-false value.
@@ -443,35 +452,37 @@ async fn accessible(page: &Page<'_>, what: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Each view, and a test (a script's expression) that it shows its sample solved.
+const SOLVED: [(&str, &str); 5] = [
+    (
+        "queens",
+        "document.querySelectorAll('#queens-board [data-piece]').length === 8 && document.getElementById('queens-list').textContent.includes(' 1      1 5 8 6 3 7 2 4')",
+    ),
+    (
+        "sultan",
+        "document.getElementById('sultan-score').textContent === '260'",
+    ),
+    (
+        "tour",
+        "document.getElementById('tour-result').textContent === 'h8h2e5d4b2'",
+    ),
+    (
+        "showdown",
+        "document.getElementById('showdown-cost').textContent === '3'",
+    ),
+    (
+        "nqueens",
+        "document.querySelectorAll('#nqueens-board [data-piece]').length === 8 && document.getElementById('nqueens-result').textContent === 'first 20'",
+    ),
+];
+
 /// The first screen of every view, on a desktop and on a phone: its sample solved and drawn,
 /// one primary action in sight, nothing cut off.
 async fn first_screens(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
-    let solved = [
-        (
-            "queens",
-            "document.querySelectorAll('#queens-board [data-piece]').length === 8 && document.getElementById('queens-list').textContent.includes(' 1      1 5 8 6 3 7 2 4')",
-        ),
-        (
-            "sultan",
-            "document.getElementById('sultan-score').textContent === '260'",
-        ),
-        (
-            "tour",
-            "document.getElementById('tour-result').textContent === 'h8h2e5d4b2'",
-        ),
-        (
-            "showdown",
-            "document.getElementById('showdown-cost').textContent === '3'",
-        ),
-        (
-            "nqueens",
-            "document.querySelectorAll('#nqueens-board [data-piece]').length === 8 && document.getElementById('nqueens-result').textContent === 'first 20'",
-        ),
-    ];
     for (width, height) in [(1280u32, 800u32), (390, 844)] {
         client.set_window_size(width, height).await?;
-        for (view, check) in solved {
+        for (view, check) in SOLVED {
             open(page, view).await?;
             wait_for(client, &format!("return {check};")).await?;
             let report = client

@@ -18,9 +18,15 @@ pub struct Server {
 impl Server {
     /// Starts the binary on a free loopback port with `args` added, and waits for its URL.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_with_env(args, &[])
+    }
+
+    /// [`Server::start`] with these variables added to its environment.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = command()
             .args(["serve", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -13,8 +13,30 @@
 
 use std::time::Duration;
 
-use chess_puzzles::api::{self, Limits};
+use chess_puzzles::api::{
+    self, ApiError, Limits, Params, count_timed_out, count_timed_out_after, take_problem,
+};
+use chess_puzzles::clock::Instant;
+use chess_puzzles::nqueens::{self, Control, shard};
+use chess_puzzles::output::OutputFormat;
 use wasm_bindgen::prelude::*;
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+extern "C" {
+    /// The worker's `globalThis.chessPuzzlesProgress(done, total)`: a count's parts done and
+    /// parts known, each time parts finish.
+    #[wasm_bindgen(js_namespace = globalThis, js_name = chessPuzzlesProgress)]
+    fn progress(done: f64, total: f64);
+}
+
+/// Off the browser (the tests of this crate), progress goes nowhere.
+#[cfg(not(target_arch = "wasm32"))]
+fn progress(_done: f64, _total: f64) {}
+
+fn report(done: u64, total: u64) {
+    progress(done as f64, total as f64);
+}
 
 /// An answer: its status (200, or a refusal's), content type and bytes.
 #[wasm_bindgen]
@@ -51,18 +73,124 @@ impl Reply {
 /// `--max-time`; a value that is not a positive number of seconds means its default, 10).
 #[wasm_bindgen]
 pub fn answer(path: &str, query: &str, body: &[u8], max_time: f64) -> Reply {
+    let query = (!query.is_empty()).then_some(query);
+    let reply = api::answer(path, query, body, &limits(max_time));
+    Reply {
+        status: reply.status,
+        content_type: reply.content_type.to_string(),
+        body: reply.body,
+    }
+}
+
+/// The limits of `max_time` seconds (a value that is not a positive number: the default).
+fn limits(max_time: f64) -> Limits {
     let mut limits = Limits::default();
     if let Ok(max) = Duration::try_from_secs_f64(max_time)
         && !max.is_zero()
     {
         limits.max_time = max;
     }
-    let query = (!query.is_empty()).then_some(query);
-    let reply = api::answer(path, query, body, &limits);
-    Reply {
-        status: reply.status,
-        content_type: reply.content_type.to_string(),
-        body: reply.body,
+    limits
+}
+
+/// A count with its progress, as the server's `GET /api/nqueens/count/events` gives it: the
+/// query's `n`, `fix` and `time_limit`; `globalThis.chessPuzzlesProgress(done, total)` called
+/// each time parts of the count finish; then the count's JSON line (as `nqueens count
+/// --format json` writes it), or the refusal of a bad query (400) or of the time limit (504,
+/// with the parts counted), as the server's `error` event.
+#[wasm_bindgen]
+pub fn count_events(query: &str, max_time: f64) -> Reply {
+    let counted = (|| {
+        let limits = limits(max_time);
+        let mut params = Params::parse((!query.is_empty()).then_some(query));
+        let problem = take_problem(&mut params)?;
+        let time_limit = params.time_limit(limits.max_time, None, true)?;
+        params.finish()?;
+        let started = Instant::now();
+        let control = Control::with_deadline(started + time_limit).with_observer(report);
+        let count =
+            nqueens::count(&problem, &control).ok_or_else(|| count_timed_out(&control, started))?;
+        let mut line = Vec::new();
+        nqueens::write_count(&mut line, &problem, count, OutputFormat::Json)
+            .map_err(|e| ApiError::from_output(&e, "writing the count"))?;
+        Ok::<_, ApiError>(line)
+    })();
+    reply(counted, api::JSON_LINES)
+}
+
+/// One shard of an empty board's count, for several workers that share a count (the
+/// command line's `nqueens count N --shard I/K`): the query's `n` and `time_limit` (no `fix`),
+/// progress as [`count_events`] reports it (this shard's parts), and the placements the
+/// shard counted, in decimal (`text/plain`), or a refusal (400, 504). [`count_total`] writes
+/// the sum of every shard's as the count's answer.
+#[wasm_bindgen]
+pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply {
+    let counted = (|| {
+        let limits = limits(max_time);
+        let mut params = Params::parse((!query.is_empty()).then_some(query));
+        let problem = take_problem(&mut params)?;
+        let time_limit = params.time_limit(limits.max_time, None, true)?;
+        params.finish()?;
+        if !problem.given().is_empty() {
+            return Err(ApiError::bad(
+                "a count split into shards takes an empty board",
+            ));
+        }
+        let spec = shard::Spec::new(index.into(), shards.into())
+            .map_err(|e| ApiError::bad(format!("shard: {e}")))?;
+        let started = Instant::now();
+        let control = Control::with_deadline(started + time_limit).with_observer(report);
+        let counted = shard::count(problem.n(), spec, &control)
+            .ok_or_else(|| count_timed_out(&control, started))?;
+        Ok::<_, ApiError>(counted.tally.count.to_string().into_bytes())
+    })();
+    reply(counted, api::TEXT)
+}
+
+/// The answer of a count whose shards ([`count_shard`]) summed to `count` (decimal): the
+/// count's JSON line for the query's board, as `nqueens count --format json` writes it.
+#[wasm_bindgen]
+pub fn count_total(query: &str, count: &str) -> Reply {
+    let written = (|| {
+        let mut params = Params::parse((!query.is_empty()).then_some(query));
+        let problem = take_problem(&mut params)?;
+        let count: u128 = count
+            .parse()
+            .map_err(|_| ApiError::bad(format!("count: expected a number, found {count:?}")))?;
+        let mut line = Vec::new();
+        nqueens::write_count(&mut line, &problem, count, OutputFormat::Json)
+            .map_err(|e| ApiError::from_output(&e, "writing the count"))?;
+        Ok::<_, ApiError>(line)
+    })();
+    reply(written, api::JSON_LINES)
+}
+
+/// The refusal of a count shared by workers that ran out of time after `seconds`, with `done`
+/// of `total` parts counted by all of them (504, as the server's `error` event says it).
+#[wasm_bindgen]
+pub fn count_timed_out_shared(seconds: f64, done: f64, total: f64) -> Reply {
+    reply(
+        Err(count_timed_out_after(seconds, done as u64, total as u64)),
+        api::JSON,
+    )
+}
+
+/// The reply of `body` (of this content type) or of its refusal.
+fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
+    match answered {
+        Ok(body) => Reply {
+            status: 200,
+            content_type: content_type.to_string(),
+            body,
+        },
+        Err(e) => {
+            let refusal = api::Reply::refusal(&e);
+            Reply {
+                status: refusal.status,
+                content_type: refusal.content_type.to_string(),
+                body: refusal.body,
+            }
+        }
     }
 }
 
@@ -81,5 +209,53 @@ mod tests {
         let reply = answer("/api/nqueens/count", "n=8&time_limit=20", b"", 30.0);
         assert_eq!(reply.status, 200);
         assert_eq!(answer("/api/none", "", b"", f64::NAN).status, 404);
+    }
+
+    #[test]
+    fn a_count_with_its_progress_is_the_count_s_answer() {
+        for query in ["n=8", "n=9&fix=1,1&fix=2,3", "n=12&time_limit=5"] {
+            let events = count_events(query, 10.0);
+            let answered = answer("/api/nqueens/count", query, b"", 10.0);
+            assert_eq!(events.status, 200, "{query}");
+            assert_eq!(events.content_type, answered.content_type);
+            assert_eq!(events.body, answered.body, "{query}");
+        }
+        for query in ["", "n=8&fix=9,9", "n=8&time_limit=20", "n=8&colour=red"] {
+            let refused = count_events(query, 10.0);
+            assert_eq!(refused.status, 400, "{query}");
+            assert_eq!(refused.content_type, "application/json");
+        }
+    }
+
+    #[test]
+    fn the_shards_of_a_count_sum_to_the_count() {
+        for (query, shards) in [("n=6", 3), ("n=13", 1), ("n=13", 4), ("n=16", 7)] {
+            let sum: u128 = (0..shards)
+                .map(|i| {
+                    let reply = count_shard(query, i, shards, 10.0);
+                    assert_eq!(reply.status, 200, "{query} {i}/{shards}");
+                    String::from_utf8(reply.body)
+                        .unwrap()
+                        .parse::<u128>()
+                        .unwrap()
+                })
+                .sum();
+            let total = count_total(query, &sum.to_string());
+            assert_eq!(total.status, 200);
+            assert_eq!(
+                total.body,
+                answer("/api/nqueens/count", query, b"", 10.0).body,
+                "{query} in {shards} shards"
+            );
+        }
+        assert_eq!(count_shard("n=8&fix=1,1", 0, 2, 10.0).status, 400);
+        assert_eq!(count_shard("n=8", 2, 2, 10.0).status, 400);
+        assert_eq!(count_total("n=8", "ninety-two").status, 400);
+        let late = count_timed_out_shared(10.04, 7.0, 12.0);
+        assert_eq!(late.status, 504);
+        assert_eq!(
+            late.body,
+            b"{\"error\":\"time limit reached after 10.0 s with 7 of 12 parts of the search counted; no count written\"}\n"
+        );
     }
 }

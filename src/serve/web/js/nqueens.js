@@ -10,16 +10,6 @@ import { SearchPanels } from './searchpanel.js';
 import { MAX_STATE, StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
 
-async function getText(path, params) {
-  const response = await fetch(api.address(path, params));
-  if (!response.ok) {
-    let body;
-    try { body = await response.json(); } catch { body = { error: `${response.status}` }; }
-    throw new api.ApiError(response.status, body);
-  }
-  return response.text();
-}
-
 /** Numbers in [0, 1) from a seed (Marsaglia's xorshift32): the same seed, the same weights. */
 function seeded(seed) {
   // Zero is xorshift's fixed point: mix the seed with an odd constant first.
@@ -68,8 +58,8 @@ export function init() {
   });
   makeShare('nqueens', () => {
     if (mode === 'best') return api.text('nqueens/best', weightsInput, { format: 'svg' });
-    if (mode === 'count') return getText('nqueens/count', { n: side, fix: fixes(), format: 'svg' });
-    return getText('nqueens/list', { n: side, fix: fixes(), limit: 20, format: 'svg' });
+    if (mode === 'count') return api.get('nqueens/count', { n: side, fix: fixes(), format: 'svg' });
+    return api.get('nqueens/list', { n: side, fix: fixes(), limit: 20, format: 'svg' });
   }, (m) => io.setError(m));
 
   function save() {
@@ -201,6 +191,13 @@ export function init() {
       await api.events('nqueens/count/events', { n: side, fix: fixes() }, (name, data) => {
         if (name === 'progress') {
           const p = JSON.parse(data);
+          if (p.total === undefined) {
+            // The browser's count before it knows its parts: a bar that only says it is
+            // busy, and the time.
+            progress.removeAttribute('value');
+            detail.textContent = `${describeProblem()}: counting in this browser for ${p.seconds.toFixed(1)} s`;
+            return;
+          }
           if (p.total > 0) {
             progress.max = p.total;
             progress.value = p.done;

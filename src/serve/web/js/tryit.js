@@ -135,22 +135,17 @@ export class TryIt {
     this.status.textContent = `${placed}: counting the placements that extend it\u2026`;
     let said;
     try {
-      const response = await fetch(api.address('nqueens/count', { n, fix: this.fixes(), time_limit: TIME_LIMIT }));
-      const text = await response.text();
-      if (!response.ok) {
-        said = response.status === 504
-          ? `${placed}: too many placements to count in ${TIME_LIMIT} s; place more queens.`
-          : `${placed}: the count was refused: ${text.slice(0, 200)}`;
-      } else {
-        // The count may exceed what a JavaScript number holds exactly: keep its digits.
-        const digits = (/"count":(\d+)/.exec(text) || [null, null])[1];
-        if (digits === null) said = `${placed}: no count in the answer.`;
-        else if (digits === '0') said = `${placed}: no placement of ${n} queens extends it (the library counted 0). Take a queen back.`;
-        else if (k === n) said = `${placed}: a solution, no queen attacks another.`;
-        else said = `${placed}, ${n - k} to go: ${digits} placement${digits === '1' ? '' : 's'} of ${n} queens extend${digits === '1' ? 's' : ''} it (the library's count with these queens given).`;
-      }
+      const text = await api.get('nqueens/count', { n, fix: this.fixes(), time_limit: TIME_LIMIT });
+      // The count may exceed what a JavaScript number holds exactly: keep its digits.
+      const digits = (/"count":(\d+)/.exec(text) || [null, null])[1];
+      if (digits === null) said = `${placed}: no count in the answer.`;
+      else if (digits === '0') said = `${placed}: no placement of ${n} queens extends it (the library counted 0). Take a queen back.`;
+      else if (k === n) said = `${placed}: a solution, no queen attacks another.`;
+      else said = `${placed}, ${n - k} to go: ${digits} placement${digits === '1' ? '' : 's'} of ${n} queens extend${digits === '1' ? 's' : ''} it (the library's count with these queens given).`;
     } catch (e) {
-      said = `${placed}: the count failed: ${e.message}`;
+      if (e.status === 504) said = `${placed}: too many placements to count in ${TIME_LIMIT} s; place more queens.`;
+      else if (e.status) said = `${placed}: the count was refused: ${e.message.slice(0, 200)}`;
+      else said = `${placed}: the count failed: ${e.message}`;
     }
     // A later placement has its own answer.
     if (asked === this.asked) this.status.textContent = said;
