@@ -102,12 +102,22 @@ fn keyrings_mounts_namespaces_and_tracing_are_refused() {
          call('sethostname', 170, b'x', 1)\n\
          call('socket-vsock', 41, 40, 1, 0)\n\
          call('socket-packet', 41, 17, 3, 0)\n\
+         call('memfd_secret', 447, 0)\n\
+         call('prlimit-keeper', 302, 1, 7, None, ctypes.create_string_buffer(16))\n\
          print(' '.join(worked) or 'none')\n",
     );
     let opened = own.path().to_str().unwrap();
     let mark = Mark::new("calls");
     let (_, lines) = judge(&mark, dir.path(), &["--read-only", opened], &script);
     assert_eq!(lines[0]["reason"], found("none"), "{}", lines[0]);
+    // The host's name is not the program's to read either.
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &[],
+        "cat >/dev/null; cat /proc/sys/kernel/hostname",
+    );
+    assert_eq!(lines[0]["reason"], found("sandbox"), "{}", lines[0]);
     // A clone into new namespaces is refused too, an ordinary one works (sh forks).
     let (_, lines) = judge(
         &mark,
@@ -377,6 +387,78 @@ fn memory_parked_in_the_kernels_buffers_is_counted_or_refused() {
         }
     }
     mark.assert_none_left(Duration::from_secs(1), "park");
+}
+
+#[test]
+fn kernel_memory_no_limit_counts_is_refused_without_a_memory_cgroup() {
+    if !has("seccomp") || !have("python3") {
+        return;
+    }
+    // x86-64 system call numbers: System V IPC, inotify, extended attributes, memfd and
+    // socket pairs hold memory in the kernel that only a memory cgroup counts.
+    let dir = tests();
+    let own = scratch("uncounted");
+    let script = python(
+        own.path(),
+        "uncounted.py",
+        "import ctypes, sys\nsys.stdin.read()\n\
+         libc = ctypes.CDLL(None, use_errno=True)\nworked = []\n\
+         def call(name, *args):\n\
+         \x20   if libc.syscall(*args) >= 0:\n\
+         \x20       worked.append(name)\n\
+         open('/tmp/f', 'w').close()\n\
+         call('shmget', 29, 0, 4096, 0o1600)\n\
+         call('msgget', 68, 0, 0o1600)\n\
+         call('semget', 64, 0, 1, 0o1600)\n\
+         call('inotify_init1', 294, 0)\n\
+         call('setxattr', 188, b'/tmp/f', b'user.x', b'v', 1, 0)\n\
+         call('memfd_create', 319, b'x', 0)\n\
+         call('socketpair', 53, 1, 1, 0, (ctypes.c_int * 2)())\n\
+         print(' '.join(worked) or 'none')\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("uncounted");
+    let (_, lines) = judge(&mark, dir.path(), &["--read-only", opened], &script);
+    let memory_cgroup = crate::sandbox::parts()
+        .iter()
+        .any(|p| p == "memory-limit-cgroup");
+    let expected = if memory_cgroup {
+        "shmget msgget semget inotify_init1 setxattr memfd_create socketpair"
+    } else {
+        "none"
+    };
+    assert_eq!(lines[0]["reason"], found(expected), "{}", lines[0]);
+    mark.assert_none_left(Duration::from_secs(1), "uncounted");
+}
+
+#[test]
+fn page_tables_count_as_memory() {
+    if !has("seccomp") || !have("python3") {
+        return;
+    }
+    // A read-only mapping of 64 GiB read once every 2 MiB: almost no resident memory, and
+    // 128 MiB of page tables, which a memory cgroup or the judge's watch counts.
+    let dir = tests();
+    let own = scratch("tables");
+    let script = python(
+        own.path(),
+        "tables.py",
+        "import mmap, sys\nsys.stdin.read()\n\
+         m = mmap.mmap(-1, 64 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x4000, \
+         prot=mmap.PROT_READ)\n\
+         total = 0\nfor i in range(0, 64 << 30, 2 << 20):\n    total += m[i]\n\
+         print('held', total)\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("tables");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--memory-limit", "32"],
+        &script,
+    );
+    assert_eq!(lines[0]["verdict"], "MLE", "{}", lines[0]);
+    mark.assert_none_left(Duration::from_secs(1), "tables");
 }
 
 #[test]

@@ -408,7 +408,9 @@ pub fn run(
                 .unwrap_or(0)
                 > 0
         });
-    if oom_killed && state.killed.is_none() {
+    // It passed the memory limit before it was idle or out of time: a program whose worker
+    // the kernel killed and that then waits for it forever is MLE, not ILE.
+    if oom_killed && matches!(state.killed, None | Some(Killed::Idle | Killed::CpuTime)) {
         state.killed = Some(Killed::Memory);
     }
     let stderr = std::mem::replace(&mut state.err, stderr::Kept::new(0)).into_bytes();

@@ -65,10 +65,33 @@ const REFUSED: &[(libc::c_long, &str)] = &[
     (libc::SYS_io_uring_setup, "io_uring_setup"),
     (libc::SYS_io_uring_enter, "io_uring_enter"),
     (libc::SYS_io_uring_register, "io_uring_register"),
+    // Memory the kernel takes out of the direct map: no limit but a memory cgroup sees it.
+    (libc::SYS_memfd_secret, "memfd_secret"),
     #[cfg(target_arch = "x86_64")]
     (libc::SYS_iopl, "iopl"),
     #[cfg(target_arch = "x86_64")]
     (libc::SYS_ioperm, "ioperm"),
+];
+
+/// The calls refused where no memory cgroup counts what they hold in the kernel: the resident
+/// memory the judge watches does not show it (found by attacking the sandbox as an ordinary
+/// user: hundreds of MiB each in a 64 MiB run).
+const UNCOUNTED: &[(libc::c_long, &str)] = &[
+    (libc::SYS_memfd_create, "memfd_create"),
+    (libc::SYS_socketpair, "socketpair"),
+    // System V shared memory, message queues and semaphores.
+    (libc::SYS_shmget, "shmget"),
+    (libc::SYS_msgget, "msgget"),
+    (libc::SYS_semget, "semget"),
+    // inotify's event queues.
+    #[cfg(target_arch = "x86_64")]
+    (libc::SYS_inotify_init, "inotify_init"),
+    (libc::SYS_inotify_init1, "inotify_init1"),
+    // Extended attributes, which a tmpfs holds beside its size limit.
+    (libc::SYS_setxattr, "setxattr"),
+    (libc::SYS_lsetxattr, "lsetxattr"),
+    (libc::SYS_fsetxattr, "fsetxattr"),
+    (463, "setxattrat"),
 ];
 
 /// The namespace flags of `clone` a program may not pass.
@@ -93,8 +116,9 @@ pub struct Choices {
     /// no use for them, and the kernel's buffers of a loopback connection hold memory that a
     /// v1 memory cgroup does not count (hundreds of MiB over a 32 MiB limit, measured).
     pub inet_sockets: bool,
-    /// Memory no limit would count is refused: `memfd_create` and socket pairs (whose
-    /// buffers hold up to megabytes each in the kernel), where no memory cgroup counts them.
+    /// Memory no limit would count is refused: `memfd_create`, socket pairs (whose buffers
+    /// hold up to megabytes each in the kernel), System V IPC, inotify and extended
+    /// attributes ([`UNCOUNTED`]), where no memory cgroup counts them.
     pub uncounted_memory: bool,
 }
 
@@ -126,9 +150,25 @@ fn build(choices: Choices) -> Option<Vec<BpfProgram>> {
         .map(|&(call, _)| (call, Vec::new()))
         .collect();
     if choices.uncounted_memory {
-        refused.insert(libc::SYS_memfd_create, Vec::new());
-        refused.insert(libc::SYS_socketpair, Vec::new());
+        for &(call, _) in UNCOUNTED {
+            refused.insert(call, Vec::new());
+        }
     }
+    // Another process's limits (the keeper's, pid 1 of the run, is the same user's where
+    // the judge is not root): a process sets its own alone (`prlimit64(0, ...)`, which is
+    // what `setrlimit` calls).
+    refused.insert(
+        libc::SYS_prlimit64,
+        vec![
+            SeccompRule::new(vec![condition(
+                0,
+                SeccompCmpArgLen::Dword,
+                SeccompCmpOp::Ne,
+                0,
+            )?])
+            .ok()?,
+        ],
+    );
     let mut clone_rules = Vec::new();
     for flag in NEW_NAMESPACES {
         let flag = flag as u64;

@@ -102,6 +102,11 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
         // The run's own IPC namespace: its shared memory and message queues, which no
         // process's resident memory shows, held to the memory limit (best effort: the
         // settings are this namespace's, never the host's).
+        // Only in a UTS namespace of its own (the host's name otherwise).
+        if plan.own_uts {
+            let _ = rustix::system::sethostname(b"sandbox");
+            let _ = rustix::system::setdomainname(b"(none)");
+        }
         if let Some([shmmax, shmall, msgmni]) = &plan.ipc_limits {
             let _ = write_file(c"/proc/sys/kernel/shmmax", shmmax);
             let _ = write_file(c"/proc/sys/kernel/shmall", shmall);

@@ -205,6 +205,9 @@ struct Plan<'a> {
     namespace: bool,
     /// `kernel.shmmax`, `kernel.shmall` and `kernel.msgmni` of the run's IPC namespace.
     ipc_limits: Option<[Vec<u8>; 3]>,
+    /// The keeper has a UTS namespace of its own (with the IPC one): it names the host
+    /// `sandbox` there, so that the program cannot read the host's name.
+    own_uts: bool,
     subreaper: bool,
     rlimits: &'a Rlimits,
     /// The highest descriptor to close when `close_range` is missing.
@@ -277,6 +280,7 @@ pub(super) fn spawn(
         landlock: setup.landlock,
         maps: maps.as_ref(),
         namespace: layers.pid_namespace,
+        own_uts: cfg!(target_os = "linux") && setup.ipc,
         ipc_limits: setup.ipc_memory.filter(|_| setup.ipc).map(|bytes| {
             [
                 bytes.to_string().into_bytes(),
