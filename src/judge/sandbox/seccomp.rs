@@ -118,7 +118,7 @@ pub struct Choices {
     pub inet_sockets: bool,
     /// Memory no limit would count is refused: `memfd_create`, socket pairs (whose buffers
     /// hold up to megabytes each in the kernel), System V IPC, inotify and extended
-    /// attributes ([`UNCOUNTED`]), where no memory cgroup counts them.
+    /// attributes, where no memory cgroup counts them.
     pub uncounted_memory: bool,
 }
 
