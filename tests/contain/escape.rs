@@ -151,6 +151,57 @@ fn workers_left_running_have_their_cpu_time_counted() {
 }
 
 #[test]
+fn children_the_kernel_reaps_itself_have_their_cpu_time_counted() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("reaped-cpu");
+    // With SIGCHLD ignored, each child is reaped by the kernel as it ends and its time is
+    // added to no parent's: 60 children of 25 ms of CPU each, two at a time (a wait returns
+    // once both are gone), 1.5 s in all under a limit of 0.5 s, then the right answer. The
+    // wall-clock limit is far away: only the CPU time can end it.
+    let script = python(
+        own.path(),
+        "reaped.py",
+        "import os, signal, time\n\
+         signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n\
+         for _ in range(30):\n\
+         \x20   for _ in range(2):\n\
+         \x20       if os.fork() == 0:\n\
+         \x20           start = time.process_time()\n\
+         \x20           while time.process_time() - start < 0.025:\n\
+         \x20               pass\n\
+         \x20           os._exit(0)\n\
+         \x20   try:\n\
+         \x20       os.wait()\n\
+         \x20   except ChildProcessError:\n\
+         \x20       pass\n\
+         os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("reaped-cpu");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &[
+            "--read-only",
+            opened,
+            "--time-limit",
+            "0.5",
+            "--idle-limit",
+            "30",
+        ],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "TLE", "{line}");
+        assert!(line["cpu_seconds"].as_f64().unwrap() >= 0.5, "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "reaped-cpu");
+}
+
+#[test]
 fn workers_left_holding_memory_have_it_counted() {
     if !have("python3") {
         return;

@@ -248,6 +248,7 @@ pub fn run(
         killed_at: None,
         samples: vec![(started, Duration::ZERO)],
         last_cpu: None,
+        counted: Duration::ZERO,
         exiting: false,
         executed: false,
         program_peak: 0,
@@ -445,7 +446,7 @@ pub fn run(
         None => (Exit::Signal(libc::SIGKILL), [0; 3]),
     };
     let reaped = Duration::from_micros((used[0].max(0) + used[1].max(0)) as u64);
-    let cpu = [Some(reaped), cpu_tree, state.last_cpu]
+    let cpu = [Some(reaped), Some(state.counted), cpu_tree, state.last_cpu]
         .into_iter()
         .flatten()
         .max()

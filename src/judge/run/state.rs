@@ -25,6 +25,9 @@ pub(super) struct State {
     /// activity is the CPU time and the time spent waiting for a core.
     pub(super) samples: Vec<(Instant, Duration)>,
     pub(super) last_cpu: Option<Duration>,
+    /// The CPU time of the run's tasks that ended, each counted by the keeper as it reaped
+    /// it (with every process traced): it holds what no parent's times show.
+    pub(super) counted: Duration,
     /// The program stopped at its exit and waits for the judge's word.
     pub(super) exiting: bool,
     /// The program has executed (it is traced): its resident peak is its own from then on,
@@ -83,7 +86,9 @@ impl State {
                 }
                 spawn::EXITED => {
                     self.exited = Some((message[1], [message[3], message[4], message[5]]));
+                    self.count(message[2]);
                 }
+                spawn::COUNTED => self.count(message[1]),
                 spawn::TRACED => {}
                 spawn::EXITING => self.exiting = true,
                 spawn::SIGNALLED => self.signal_code = Some(message[2] as i32),
@@ -163,6 +168,13 @@ impl State {
         }
     }
 
+    /// The keeper counted `micros` of CPU time in the run's ended tasks.
+    fn count(&mut self, micros: i64) {
+        self.counted = self
+            .counted
+            .max(Duration::from_micros(micros.max(0) as u64));
+    }
+
     /// The run's CPU time now, and its activity (the CPU time and the time spent waiting for
     /// a core): the cgroup's, or the program's process tree's.
     pub(super) fn cpu_now(
@@ -179,12 +191,12 @@ impl State {
         // left to it too, and what the keeper reaped); otherwise the program's tree.
         #[cfg(target_os = "linux")]
         if layers.pid_namespace && self.executed {
-            let cpu = procfs::tree_cpu(child.keeper, false)?;
+            let cpu = procfs::tree_cpu(child.keeper, false)?.max(self.counted);
             return Some((cpu, cpu + procfs::tree_waiting(child.keeper)));
         }
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
-            let cpu = procfs::tree_cpu(self.program_pid, true)?;
+            let cpu = procfs::tree_cpu(self.program_pid, true)?.max(self.counted);
             return Some((cpu, cpu + procfs::tree_waiting(self.program_pid)));
         }
         None

@@ -42,6 +42,11 @@ impl Threads {
         }
     }
 
+    /// Whether `tid` is one of the program's threads (its first, `pid`, included).
+    pub(super) fn contains(&self, pid: libc::pid_t, tid: libc::pid_t) -> bool {
+        tid == pid || self.tids[..self.len].iter().any(|&t| t == tid || t == -tid)
+    }
+
     /// The program executed: `execve` ended every other thread, and the one that called it
     /// has the program's pid.
     pub(super) fn executed(&mut self) {

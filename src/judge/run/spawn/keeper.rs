@@ -20,6 +20,8 @@ use super::message::{EXECUTED, EXITING, SIGNALLED, TRACED};
 use super::message::{
     EXITED, LOOPBACK_STEP, SANDBOX_STEP, SETUP_FAILED, STARTED, errno, send, setup_failed,
 };
+#[cfg(target_os = "linux")]
+use super::reaped::{self, Next, Reaped};
 use super::userns::write_file;
 use super::{Plan, exec, exit_child, raw_fork};
 #[cfg(target_os = "linux")]
@@ -159,10 +161,34 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
         let mut traced = false;
         #[cfg(target_os = "linux")]
         let mut threads = threads::Threads::new();
+        #[cfg(target_os = "linux")]
+        let mut reaped = Reaped::new();
+        #[cfg(not(target_os = "linux"))]
+        let reaped = ();
         loop {
             let mut status = 0;
             let mut usage: libc::rusage = std::mem::zeroed();
-            let r = libc::wait4(-1, &mut status, libc::__WALL, &mut usage);
+            // With every process of the run traced, each event is looked at before it is
+            // taken: an ended task's CPU time is read while it is a zombie.
+            #[cfg(target_os = "linux")]
+            let (target, ended) = if reaped.on {
+                match reaped::next() {
+                    Next::Again => continue,
+                    Next::None => break,
+                    Next::Stopped(p) => (p, None),
+                    Next::Ended(p) => (p, Some(reaped.ended(p))),
+                }
+            } else {
+                (-1, None)
+            };
+            #[cfg(not(target_os = "linux"))]
+            let target = -1;
+            let r = libc::wait4(
+                target,
+                &mut status,
+                libc::__WALL | libc::WUNTRACED,
+                &mut usage,
+            );
             if r < 0 {
                 if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                     continue;
@@ -170,24 +196,45 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
                 break;
             }
             if libc::WIFSTOPPED(status) {
-                // Only the program's threads are traced: a stop is one of theirs.
+                // Every stop is a traced task's (the program's threads, and with `reaped`
+                // every process of the run).
                 #[cfg(target_os = "linux")]
                 {
-                    traced = traced_stop(pid, r, status, traced, plan, &mut threads);
+                    traced = traced_stop(pid, r, status, traced, plan, &mut threads, &mut reaped);
                 }
-                continue;
-            }
-            // A thread's usage is its whole process's, counted when the program is reaped.
-            #[cfg(target_os = "linux")]
-            if r != pid && threads.reaped(r) {
                 continue;
             }
             // In a namespace every process of the run is counted, those the program left
             // behind included (killed at its end, reaped here); outside one, those reaped
             // before the program.
-            if !program_done || plan.namespace {
-                used[0] += usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
-                used[1] += usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
+            let counting = !program_done || plan.namespace;
+            // A task the keeper traces but did not make (the program's child, or its
+            // child's) is counted in its parent's times when its parent waits for it: only
+            // its own CPU time is counted here, not `wait4`'s report.
+            #[cfg(target_os = "linux")]
+            let keepers_own = match ended {
+                Some(ended) => {
+                    if counting {
+                        reaped.add(ended.ran.unwrap_or(0));
+                    }
+                    ended.keepers_own
+                }
+                None => true,
+            };
+            #[cfg(not(target_os = "linux"))]
+            let keepers_own = true;
+            // A thread's usage is its whole process's, counted when the program is reaped.
+            #[cfg(target_os = "linux")]
+            if r != pid && threads.reaped(r) {
+                continue;
+            }
+            if counting {
+                if keepers_own {
+                    used[0] +=
+                        usage.ru_utime.tv_sec as i64 * 1_000_000 + usage.ru_utime.tv_usec as i64;
+                    used[1] +=
+                        usage.ru_stime.tv_sec as i64 * 1_000_000 + usage.ru_stime.tv_usec as i64;
+                }
                 // The program's own peak counts the judge's memory it was forked with: the
                 // judge measures it at its exit stop.
                 if r != pid || !traced {
@@ -203,7 +250,14 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
                     #[cfg(target_os = "linux")]
                     kill_all_but_init();
                 } else {
-                    send(&[EXITED, i64::from(status), 0, used[0], used[1], used[2]]);
+                    send(&[
+                        EXITED,
+                        i64::from(status),
+                        counted(&reaped),
+                        used[0],
+                        used[1],
+                        used[2],
+                    ]);
                 }
             }
         }
@@ -211,7 +265,7 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
             send(&[
                 EXITED,
                 i64::from(status_of_program),
-                0,
+                counted(&reaped),
                 used[0],
                 used[1],
                 used[2],
@@ -219,6 +273,18 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
         }
         exit_child(0)
     }
+}
+
+/// The CPU time counted at each task's end, in microseconds (0 where not counted).
+#[cfg(target_os = "linux")]
+fn counted(reaped: &Reaped) -> i64 {
+    reaped.micros()
+}
+
+/// Nothing is counted at each task's end but on Linux.
+#[cfg(not(target_os = "linux"))]
+fn counted(_: &()) -> i64 {
+    0
 }
 
 /// What the keeper does when thread `tid` of the traced program `pid` stops (Linux): the
@@ -240,6 +306,7 @@ unsafe fn traced_stop(
     traced: bool,
     plan: &Plan<'_>,
     threads: &mut threads::Threads,
+    reaped: &mut Reaped,
 ) -> bool {
     let namespace = plan.namespace;
     // Safety: ptrace, read and write on this keeper's own tracees and descriptors (rustix
@@ -257,18 +324,25 @@ unsafe fn traced_stop(
             if let Some(user) = plan.program_user {
                 let _ = user.write_for(pid);
             }
-            let options = libc::PTRACE_O_TRACEEXIT
+            let mut options = libc::PTRACE_O_TRACEEXIT
                 | libc::PTRACE_O_TRACEEXEC
                 | libc::PTRACE_O_TRACECLONE
                 | libc::PTRACE_O_EXITKILL;
+            // Every process of the run traced too, where its ended tasks can be counted.
+            if reaped.start() {
+                options |= libc::PTRACE_O_TRACEFORK | libc::PTRACE_O_TRACEVFORK;
+            }
             let ok = libc::ptrace(libc::PTRACE_SETOPTIONS, pid, 0usize, options as usize) == 0;
+            reaped.on &= ok;
             if ok {
                 send(&[TRACED, 0, 0, 0, 0, 0]);
             }
             cont(0);
             return ok;
         }
-        if event == libc::PTRACE_EVENT_CLONE {
+        // The program's own threads, or another process of the run's.
+        let program = threads.contains(pid, tid);
+        if event == libc::PTRACE_EVENT_CLONE && program {
             let mut new: libc::c_ulong = 0;
             if libc::ptrace(
                 libc::PTRACE_GETEVENTMSG,
@@ -284,7 +358,10 @@ unsafe fn traced_stop(
         }
         if event == libc::PTRACE_EVENT_EXIT {
             // After the program's end, the threads it took with it stop too: let them go.
-            if threads.ended || !threads.exit_ends_program(pid, tid, threads::syscall_of(tid)) {
+            if !program
+                || threads.ended
+                || !threads.exit_ends_program(pid, tid, threads::syscall_of(tid))
+            {
                 cont(0);
                 return traced;
             }
@@ -309,7 +386,8 @@ unsafe fn traced_stop(
             cont(0);
             return traced;
         }
-        if event == libc::PTRACE_EVENT_EXEC {
+        // (After `execve` its thread has the pid of its process.)
+        if event == libc::PTRACE_EVENT_EXEC && tid == pid {
             threads.executed();
             send(&[EXECUTED, 0, 0, 0, 0, 0]);
         }
@@ -333,6 +411,11 @@ unsafe fn traced_stop(
         {
             // A group stop: carry on.
             cont(0);
+            return traced;
+        }
+        if !program {
+            // Another process's signal: passed on, not the program's.
+            cont(signal);
             return traced;
         }
         send(&[

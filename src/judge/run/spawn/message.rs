@@ -16,7 +16,8 @@ pub(in crate::judge::run) const EXEC_FAILED: i64 = 2;
 /// Setting the run up failed: `a` the `errno`, `b` the step (from [`SANDBOX_STEP`] on: that
 /// step of the file system's).
 pub(in crate::judge::run) const SETUP_FAILED: i64 = 3;
-/// The program was reaped: `a` its wait status; the times are its own and those of every
+/// The program was reaped: `a` its wait status, `b` the run's CPU time counted at each task's
+/// end ([`COUNTED`], microseconds; 0 where not counted); the times are its own and those of every
 /// process of the run reaped before it, the peak memory that of those other processes alone
 /// (the program's own resident peak counts what it held before `execve`, a copy of the
 /// judge's memory: the judge measures the program at its exit instead).
@@ -33,6 +34,10 @@ pub(in crate::judge::run) const SIGNALLED: i64 = 7;
 
 /// The program executed (it is traced): from now on its memory is its own.
 pub(in crate::judge::run) const EXECUTED: i64 = 8;
+
+/// The CPU time of the run's tasks that ended so far, each counted as the keeper reaped it:
+/// `a` in microseconds (see `reaped`). In [`EXITED`], `b` is that figure at the end.
+pub(in crate::judge::run) const COUNTED: i64 = 9;
 
 /// The first step number of the sandbox's file system in a [`SETUP_FAILED`] report.
 pub(in crate::judge::run) const SANDBOX_STEP: i64 = 1000;

@@ -35,6 +35,8 @@ mod exec;
 mod keeper;
 mod message;
 mod probe;
+#[cfg(target_os = "linux")]
+mod reaped;
 mod userns;
 
 use std::ffi::CString;

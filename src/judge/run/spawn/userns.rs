@@ -80,7 +80,7 @@ pub(super) fn unshare_user() -> rustix::io::Result<()> {
 }
 
 /// `/proc/PID/NAME` as a C string in `buffer` (no allocation).
-fn proc_path<'b>(pid: libc::pid_t, name: &[u8], buffer: &'b mut [u8; 64]) -> &'b CStr {
+pub(super) fn proc_path<'b>(pid: libc::pid_t, name: &[u8], buffer: &'b mut [u8; 64]) -> &'b CStr {
     let mut n = 0;
     let mut put = |b: u8| {
         if n < buffer.len() - 1 {
