@@ -341,6 +341,17 @@ fn limit_signals_the_program_raised_itself_are_named_so() {
                 r["reason"], "signal 25 (SIGXFSZ) sent by a process, not by the file size limit",
                 "{what}"
             );
+            // A SIGKILL it sends itself, holding 160 MiB of the 256 MiB limit: no limit
+            // ended it.
+            let r = stress_once(
+                &mark,
+                containment,
+                &["--memory-limit", "256"],
+                "exec python3 -c 'import os, signal; held = bytearray(160 << 20); \
+                 os.kill(os.getpid(), signal.SIGKILL)'",
+            );
+            assert_eq!(r["verdict"], "RE", "{what}: {r}");
+            assert_eq!(r["reason"], "signal 9 (SIGKILL)", "{what}: {r}");
         }
         mark.assert_none_left(Duration::from_secs(1), &what);
     }

@@ -146,7 +146,8 @@ impl Outcome {
     /// judged), otherwise, in this order: output limit (`OLE`); time limit (`TLE`: over the
     /// CPU time, or stopped by `SIGXCPU`); idleness (`ILE`: stopped at the wall-clock limit
     /// while not computing); memory limit (`MLE`: a peak above the limit, or a failed run
-    /// that used at least half of it or that says an allocation was refused); runtime error
+    /// that says an allocation was refused or used at least half of it, unless a `SIGKILL`
+    /// not from a limit ended it); runtime error
     /// (`RE`: any other non-zero exit code or signal).
     pub fn limit_verdict(&self, limits: &Limits) -> Option<Verdict> {
         let failed = self.exit != Exit::Code(0);
@@ -176,9 +177,13 @@ impl Outcome {
             let refused = OUT_OF_MEMORY
                 .iter()
                 .any(|m| said.contains(m) || printed.contains(m));
+            // A SIGKILL is never how a refused allocation ends a program: the kernel's kill
+            // for the memory limit is seen in the cgroup and the judge's own is `killed`.
+            // One the program sent is its own runtime error, however much memory it held.
+            let sent_kill = self.exit == Exit::Signal(libc::SIGKILL);
             if self.killed == Some(Killed::Memory)
                 || self.peak_memory > memory
-                || (failed && (self.peak_memory >= memory / 2 || refused))
+                || (failed && (refused || (self.peak_memory >= memory / 2 && !sent_kill)))
             {
                 return Some(Verdict::MemoryLimit);
             }
