@@ -377,6 +377,65 @@ const PARK: &str = "import os, socket, sys, fcntl\nsys.stdin.read()\n\
      print(sum(int(x) for x in data.split()) >> 20, flush=True)\n";
 
 #[test]
+fn files_in_the_scratch_count_as_memory_once() {
+    if !has("mount-namespace") || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("scratch-memory");
+    // 30 MiB in /tmp, 30 in /dev/shm (each tmpfs holds half the limit) and 30 on the heap:
+    // 90 MiB under a limit of 64, counted by the memory cgroup or, without one, by the watch.
+    let script = python(
+        own.path(),
+        "fill.py",
+        "import time\n\
+         for d in ('/tmp', '/dev/shm'):\n\
+         \x20   with open(d + '/fill', 'wb') as f:\n\
+         \x20       f.write(b'x' * (30 << 20))\n\
+         held = bytearray(30 << 20)\n\
+         for i in range(0, len(held), 4096):\n\
+         \x20   held[i] = 1\n\
+         time.sleep(0.5)\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("scratch-memory");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--memory-limit", "64"],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "MLE", "{line}");
+    }
+    // A file of 30 MiB in /dev/shm, mapped and read through, held a while: counted once (as
+    // a file or as the program's resident memory), so the honest program is judged on its
+    // answer.
+    let script = python(
+        own.path(),
+        "mapped.py",
+        "import mmap, os, time\n\
+         with open('/dev/shm/mapped', 'wb+') as f:\n\
+         \x20   f.write(b'x' * (30 << 20))\n\
+         \x20   f.flush()\n\
+         \x20   m = mmap.mmap(f.fileno(), 0)\n\
+         \x20   total = sum(m[i] for i in range(0, len(m), 4096))\n\
+         \x20   time.sleep(0.3)\n\
+         os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
+    );
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--memory-limit", "64"],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "AC", "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "scratch-memory");
+}
+
+#[test]
 fn memory_parked_in_the_kernels_buffers_is_counted_or_refused() {
     if !has("seccomp") || !have("python3") {
         return;

@@ -148,11 +148,16 @@ pub fn tree_waiting(pid: libc::pid_t) -> Duration {
 /// their proportional resident sets (`Pss`, so that pages two processes share after a
 /// `fork` count once) and their page tables (`VmPTE`: a mapping read once every 2 MiB holds
 /// 4 KiB of page table each and almost no resident memory), at most [`MAX_TREE`] processes.
-pub fn tree_memory(pid: libc::pid_t, own: bool) -> u64 {
+///
+/// With `scratch`, a process of a run with a file system of its own: the files in that run's
+/// `/tmp` and `/dev/shm` (tmpfs, memory) count too, less what the processes map of them (which
+/// their resident sets count already).
+pub fn tree_memory(pid: libc::pid_t, own: bool, scratch: Option<libc::pid_t>) -> u64 {
     let mut pids = descendants(pid);
     if own {
         pids.push(pid);
     }
+    let files = scratch.map_or(0, |p| scratch_files(p, &pids));
     let field = |path: &str, name: &str| -> Option<u64> {
         let kib: u64 = read(path)?
             .lines()
@@ -178,7 +183,79 @@ pub fn tree_memory(pid: libc::pid_t, own: bool) -> u64 {
             });
             resident.map(|r| r.saturating_add(tables))
         })
-        .sum()
+        .sum::<u64>()
+        .saturating_add(files)
+}
+
+/// The bytes held by files in the `/tmp` and `/dev/shm` of process `pid`'s root (each a tmpfs
+/// of its run's own), less the resident part of the mappings of those files by the processes
+/// `pids`.
+fn scratch_files(pid: libc::pid_t, pids: &[libc::pid_t]) -> u64 {
+    let mut held = 0u64;
+    let mut devices = Vec::new();
+    for dir in ["tmp", "dev/shm"] {
+        let path = format!("/proc/{pid}/root/{dir}");
+        let (Ok(stat), Ok(vfs)) = (rustix::fs::stat(&path), rustix::fs::statvfs(&path)) else {
+            continue;
+        };
+        let used = vfs
+            .f_blocks
+            .saturating_sub(vfs.f_bfree)
+            .saturating_mul(vfs.f_frsize);
+        if used > 0 {
+            held = held.saturating_add(used);
+            devices.push((
+                rustix::fs::major(stat.st_dev),
+                rustix::fs::minor(stat.st_dev),
+            ));
+        }
+    }
+    if devices.is_empty() {
+        return 0;
+    }
+    let mapped: u64 = pids
+        .iter()
+        .filter_map(|p| read(&format!("/proc/{p}/smaps")))
+        .map(|smaps| mapped_from(&smaps, &devices))
+        .sum();
+    held.saturating_sub(mapped)
+}
+
+/// The resident memory (`Pss`) of the mappings in `smaps` (a `/proc/PID/smaps`) of files on
+/// the devices `devices` (major, minor).
+fn mapped_from(smaps: &str, devices: &[(u32, u32)]) -> u64 {
+    let mut on_device = false;
+    let mut total = 0u64;
+    for line in smaps.lines() {
+        if let Some(kib) = line.strip_prefix("Pss:") {
+            if on_device {
+                let kib: u64 = kib
+                    .split_whitespace()
+                    .next()
+                    .and_then(|k| k.parse().ok())
+                    .unwrap_or(0);
+                total = total.saturating_add(kib.saturating_mul(1024));
+            }
+            continue;
+        }
+        // A mapping's first line: "start-end perms offset major:minor inode [path]".
+        let mut fields = line.split_whitespace();
+        let (Some(range), Some(perms), Some(_), Some(device)) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        if !range.contains('-') || perms.len() != 4 {
+            continue;
+        }
+        on_device = device.split_once(':').is_some_and(|(major, minor)| {
+            let parse = |hex: &str| u32::from_str_radix(hex, 16).ok();
+            parse(major)
+                .zip(parse(minor))
+                .is_some_and(|d| devices.contains(&d))
+        });
+    }
+    total
 }
 
 /// The CPU time, user and system, of `pid`'s threads (with `own`), of the children it
@@ -213,4 +290,31 @@ pub fn tree_cpu(pid: libc::pid_t, own: bool) -> Option<Duration> {
         }
     }
     Some(Duration::from_micros(total * 1_000_000 / ticks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_mappings_of_files_on_the_devices_named_count() {
+        let smaps = "\
+55d0c0000000-55d0c0021000 r--p 00000000 08:01 123   /usr/bin/python3
+Size:                132 kB
+Pss:                 100 kB
+7f0000000000-7f0000400000 rw-s 00000000 00:2a 77    /dev/shm/held (deleted)
+Size:               4096 kB
+Pss:                2048 kB
+7f0000400000-7f0000800000 rw-s 00000000 00:01 5     /dev/zero (deleted)
+Size:               4096 kB
+Pss:                4096 kB
+7f0000800000-7f0000801000 rw-p 00000000 00:2b 9     /tmp/x
+Pss:                   4 kB
+VmFlags: rd wr mr mw me ac sd
+";
+        assert_eq!(mapped_from(smaps, &[(0, 0x2a)]), 2048 * 1024);
+        assert_eq!(mapped_from(smaps, &[(0, 0x2a), (0, 0x2b)]), 2052 * 1024);
+        assert_eq!(mapped_from(smaps, &[(8, 2)]), 0);
+        assert_eq!(mapped_from("", &[(0, 0x2a)]), 0);
+    }
 }

@@ -210,10 +210,12 @@ impl State {
         if layers.sandbox.memory_cgroup || !self.executed || self.program_pid <= 0 {
             return None;
         }
+        // The run's own /tmp and /dev/shm hold memory too (seen through the program's root).
+        let scratch = layers.sandbox.files.then_some(self.program_pid);
         Some(if layers.pid_namespace {
-            procfs::tree_memory(child.keeper, false)
+            procfs::tree_memory(child.keeper, false, scratch)
         } else {
-            procfs::tree_memory(self.program_pid, true)
+            procfs::tree_memory(self.program_pid, true, scratch)
         })
     }
 
