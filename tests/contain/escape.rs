@@ -104,6 +104,12 @@ fn keyrings_mounts_namespaces_and_tracing_are_refused() {
          call('socket-packet', 41, 17, 3, 0)\n\
          call('memfd_secret', 447, 0)\n\
          call('prlimit-keeper', 302, 1, 7, None, ctypes.create_string_buffer(16))\n\
+         child = libc.syscall(56, 0x00800000 | 17, 0, 0, 0, 0)\n\
+         if child == 0:\n\
+         \x20   os._exit(0)\n\
+         if child > 0:\n\
+         \x20   worked.append('clone-untraced')\n\
+         \x20   os.waitpid(child, 0)\n\
          print(' '.join(worked) or 'none')\n",
     );
     let opened = own.path().to_str().unwrap();

@@ -94,8 +94,11 @@ const UNCOUNTED: &[(libc::c_long, &str)] = &[
     (463, "setxattrat"),
 ];
 
-/// The namespace flags of `clone` a program may not pass.
-const NEW_NAMESPACES: [libc::c_int; 8] = [
+/// The flags of `clone` a program may not pass: new namespaces, and `CLONE_UNTRACED`, which
+/// would make a process its keeper does not trace (and whose CPU time it could not count when
+/// the kernel reaps it).
+const REFUSED_CLONE_FLAGS: [libc::c_int; 9] = [
+    libc::CLONE_UNTRACED,
     libc::CLONE_NEWNS,
     libc::CLONE_NEWUSER,
     libc::CLONE_NEWPID,
@@ -170,7 +173,7 @@ fn build(choices: Choices) -> Option<Vec<BpfProgram>> {
         ],
     );
     let mut clone_rules = Vec::new();
-    for flag in NEW_NAMESPACES {
+    for flag in REFUSED_CLONE_FLAGS {
         let flag = flag as u64;
         clone_rules.push(
             SeccompRule::new(vec![condition(
