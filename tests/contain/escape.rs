@@ -124,6 +124,16 @@ fn keyrings_mounts_namespaces_and_tracing_are_refused() {
         "cat >/dev/null; cat /proc/sys/kernel/hostname",
     );
     assert_eq!(lines[0]["reason"], found("sandbox"), "{}", lines[0]);
+    // Nor the judge's command line, through its keeper's (pid 1 of the run, not shown).
+    if has("own-proc") {
+        let (_, lines) = judge(
+            &mark,
+            dir.path(),
+            &[],
+            "cat >/dev/null; tr '\\0' ' ' < /proc/1/cmdline 2>/dev/null || echo hidden",
+        );
+        assert_eq!(lines[0]["reason"], found("hidden"), "{}", lines[0]);
+    }
     // A clone into new namespaces is refused too, an ordinary one works (sh forks).
     let (_, lines) = judge(
         &mark,

@@ -348,12 +348,14 @@ fn apply_one(step: &Step) -> rustix::io::Result<()> {
             let flags = MountFlags::BIND | MountFlags::RDONLY | MountFlags::NOSUID | *locked;
             rustix::mount::mount_remount(at.as_c_str(), flags, c"")
         }
+        // `hidepid=2` (invisible): a process the program may not trace is not shown, so the
+        // keeper (not dumpable) and its command line, the judge's, are out of sight.
         Step::Proc { at } => rustix::mount::mount(
             c"proc",
             at.as_c_str(),
             c"proc",
             MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC,
-            None,
+            c"hidepid=2",
         ),
         Step::Enter { root, cwd } => {
             let flags =
