@@ -183,12 +183,12 @@ pub(super) unsafe fn keeper(plan: &Plan<'_>) -> ! {
             };
             #[cfg(not(target_os = "linux"))]
             let target = -1;
-            let r = libc::wait4(
-                target,
-                &mut status,
-                libc::__WALL | libc::WUNTRACED,
-                &mut usage,
-            );
+            // (A stop the look saw is taken, a traced task's or not.)
+            #[cfg(target_os = "linux")]
+            let stops = if reaped.on { libc::WUNTRACED } else { 0 };
+            #[cfg(not(target_os = "linux"))]
+            let stops = 0;
+            let r = libc::wait4(target, &mut status, libc::__WALL | stops, &mut usage);
             if r < 0 {
                 if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                     continue;
