@@ -2,10 +2,10 @@
 // that holds it (the judge's list beside the board), or watch the backtracking search find
 // them, step by step, from the trace the command line writes (`queens --trace`).
 import * as api from './api.js';
-import { Board } from './board.js';
+import { Board, squareName } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
-import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { QueensTrace, endNote, parseTrace, placementWords } from './queenstrace.js';
 import { SearchPanels } from './searchpanel.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
@@ -127,7 +127,7 @@ export function init() {
     const sentence = state.trace.draw(board);
     panels.show(k);
     const [gr, gc] = state.given;
-    mode.textContent = `Showing the search for the placements with the queen on row ${gr}, column ${gc}, at step ${k}.`;
+    mode.textContent = `Showing the search for the placements with the queen on ${squareName(gr, gc)}.`;
     return sentence;
   }
 
@@ -143,7 +143,7 @@ export function init() {
       board.glyph(row - 1, c, isGiven ? '\u2655' : '\u265B', isGiven ? 'given queen' : 'queen', isGiven ? 'given' : '');
     });
     board.mark(gr - 1, gc - 1, 'mark', true, 'given');
-    mode.textContent = `Showing placement ${state.index + 1} of ${n} with the queen on row ${gr}, column ${gc}: ${placement.join(' ')}`;
+    mode.textContent = `Showing placement ${state.index + 1} of ${n} with the queen on ${squareName(gr, gc)}: ${placementWords(placement)}.`;
     const spans = list.children;
     for (const s of spans) s.classList.remove('current');
     // Two heading lines, then one line per placement of the first case.
@@ -158,13 +158,28 @@ export function init() {
     save();
   }
 
+  /** The next (by 1) or previous (by -1) placement; from a search, the one after (or the last
+   * of) those the search has found so far; the search, its sentence and panels put away. */
   function step(by) {
     const n = state.solutions.length;
     if (!n) return;
     player.pause();
-    state.index = state.mode === 'answer' ? (state.index + by + n) % n : 0;
+    if (state.mode === 'search' && state.trace) {
+      const found = state.trace.found[state.trace.at];
+      state.index = by > 0 ? found % n : (found - 1 + n) % n;
+      state.trace = null;
+      panels.clear();
+      state.mode = 'answer';
+      player.load(0, '');
+    } else {
+      state.index = (state.index + by + n) % n;
+    }
     draw();
   }
+  // The sentences name squares as the board labels them.
+  document.addEventListener('chess-coordinates', () => {
+    if (state.mode === 'answer' && !trying && !document.getElementById('view-queens').hidden) draw();
+  });
   tryButton.addEventListener('click', () => setTrying(!trying));
   // Every other action leaves the try-it mode.
   for (const id of ['queens-prev', 'queens-next', 'queens-watch']) {
