@@ -43,9 +43,10 @@ async function show() {
     }
   } catch (e) {
     bad = bad || e.message;
-    // The view opens on its sample.
+    // The view opens on its sample, and the address says so (a reload opens what is shown).
     try {
       await started.get(name).open(new URLSearchParams());
+      started.get(name).refresh();
     } catch (again) {
       // Not the link's fault: the sample fails too (the library could not be loaded, say).
       bad = null;
