@@ -41,6 +41,7 @@ use crate::server::Server;
 mod showdown_steps;
 mod static_site;
 mod steps;
+mod teacher;
 
 type Failure = Box<dyn std::error::Error>;
 
@@ -203,6 +204,28 @@ fn every_view_works_in_a_real_browser() {
         links(&page).await?;
         steps::all(&page).await?;
         Ok(())
+    });
+    server.stop(Duration::from_secs(10));
+}
+
+/// A teacher's walk (`teacher`): every sentence on the board true, at 1280x800, 1024x768 and
+/// 390x844. Its name begins as the test above's, so that `.ci/serve.sh` runs both.
+#[test]
+#[ignore = "drives Chromium through chromedriver: run by .ci/serve.sh (or with --ignored)"]
+fn every_view_works_in_a_real_browser_as_a_teacher_walks_it() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let (served, downloads) = (&server, browser.downloads());
+    browser.run(|client| async move {
+        let page = Page {
+            client: &client,
+            server: served,
+            downloads,
+            axe: None,
+        };
+        teacher::walk(&page).await
     });
     server.stop(Duration::from_secs(10));
 }
@@ -1227,7 +1250,10 @@ async fn tour_layer(client: &Client, layers: &[&Value], k: usize) -> Result<(), 
         "{status}"
     );
     assert!(
-        status.contains(&format!("; {} squares reached so far", first.len())),
+        status.contains(&format!(
+            "; {} reached so far",
+            plural(first.len(), "square")
+        )),
         "{status}"
     );
     if layer["goal"] == json!(true) {
