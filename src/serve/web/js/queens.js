@@ -29,6 +29,7 @@ export function init() {
         tryit.toggle(r + 1, c + 1);
         tryit.draw(board);
         tryit.answer();
+        save();
       } else {
         io.run(() => choose([r + 1, c + 1]));
       }
@@ -60,11 +61,13 @@ export function init() {
     } else {
       draw();
     }
+    save();
   }
 
   function save() {
     const s = { q: `${state.given[0]},${state.given[1]}` };
-    if (state.mode === 'search') s.step = player.index;
+    if (trying) s.try = tryit.fixes().join(';');
+    else if (state.mode === 'search') s.step = player.index;
     else s.p = state.index + 1;
     writeState('queens', s);
   }
@@ -202,11 +205,28 @@ export function init() {
       }
       const p = numberParam(params, 'p', 1, 18, 1);
       const stepAt = numberParam(params, 'step', 0, 1000000, null);
+      // The learner's own queens (try it yourself): `try=ROW,COL;...`, possibly none.
+      const mine = params.get('try');
+      const tried = [];
+      if (mine !== null && mine !== '') {
+        for (const part of mine.split(';').slice(0, 64)) {
+          const m2 = /^([1-8]),([1-8])$/.exec(part);
+          if (!m2) throw new StateError(`try: expected ROW,COLUMN pairs with each 1..8 separated by ';', found '${part.slice(0, 40)}'`);
+          tried.push([Number(m2[1]), Number(m2[2])]);
+        }
+      }
       state.mode = stepAt === null ? 'answer' : 'search';
       trying = false;
       tryButton.setAttribute('aria-pressed', 'false');
       tryit.reset(8);
       await choose(given, p - 1, stepAt);
+      if (mine !== null) {
+        setTrying(true);
+        for (const [r, c] of tried) tryit.toggle(r, c);
+        tryit.draw(board);
+        await tryit.answer();
+        save();
+      }
     },
     refresh() { save(); },
   };
