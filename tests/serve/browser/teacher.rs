@@ -17,17 +17,20 @@
 //! 12. the small words: one square, a search that is over, the board before the search with
 //!     its given queen, the tour's goal layer; and what a class asks for: what the judge's
 //!     "1 5 8 6 3 7 2 4" means, why two queens attack each other, a solved try-it shown as
-//!     solved, plain words;
+//!     solved, the learner's own queens kept in the link, plain words;
 //! 8. a player's button that disables itself hands the focus on: the keys keep working;
-//! 9. while a search plays, the side column stays put and the sentence keeps its height.
+//! 9. while a search plays, the side column stays put and the sentence keeps its height;
+//! 10. a step link keeps the address while it opens (a reload at once opens the same step);
+//! 11. the showdown's pieces panel rings the king that stops a slide when it is in check (as
+//!     the command line's judge says).
 
 use fantoccini::Client;
 use serde_json::{Value, json};
 
 use super::steps::{SAMPLE_TOUR, on_one_screen, open_fresh};
 use super::{
-    Failure, Page, at_step, cli_lines, click_id, first_solution, open, press_char, screenshot,
-    text_of, type_into, wait_for,
+    Failure, Page, at_step, board_queens, cli_lines, click_id, first_solution, open, press_char,
+    screenshot, text_of, type_into, wait_for,
 };
 
 /// Every check of this file, in the order a teacher meets them.
@@ -42,6 +45,9 @@ pub(super) async fn walk(page: &Page<'_>) -> Result<(), Failure> {
     what_a_class_asks(page).await?;
     keys_keep_working(page).await?;
     steady_while_playing(page).await?;
+    link_kept_while_opening(page).await?;
+    pieces_panel_kings(page).await?;
+    try_it_in_the_link(page).await?;
     Ok(())
 }
 
@@ -717,5 +723,150 @@ async fn steady_while_playing(page: &Page<'_>) -> Result<(), Failure> {
         seen.iter().all(|(_, at)| at == first),
         "the side column's left and the sentence's height, step by step: {seen:?}"
     );
+    Ok(())
+}
+
+/// Whether the command line's judge says that the piece of `kind` (1..8) in the middle of a
+/// 7x7 board checks a lone king on `king` (1-based row, column).
+fn judge_checks(kind: u64, king: (usize, usize)) -> Result<bool, Failure> {
+    let dir = tempfile::tempdir()?;
+    let rows: Vec<String> = (1..=7)
+        .map(|r| {
+            (1..=7)
+                .map(|c| if (r, c) == king { '#' } else { '_' })
+                .collect()
+        })
+        .collect();
+    let input = dir.path().join("t.in");
+    let output = dir.path().join("t.out");
+    std::fs::write(
+        &input,
+        format!("1\n7\n{}\n1 1 1 1 1 1 1 1\n", rows.join("\n")),
+    )?;
+    std::fs::write(&output, format!("1 1\n{kind} 4 4\n"))?;
+    let judged = crate::common::run(
+        &[
+            "showdown",
+            "check",
+            input.to_str().unwrap(),
+            output.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(judged.code <= 1, "{}", judged.stderr);
+    Ok(judged.code == 0)
+}
+
+/// 11. The pieces panel: the other king on a piece's small board is ringed exactly when the
+/// piece checks it (the bishop's and the horse's slides stop at a king they check).
+async fn pieces_panel_kings(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "showdown").await?;
+    client
+        .execute(
+            "const d = document.getElementById('showdown-pieces-panel'); d.open = true;",
+            vec![],
+        )
+        .await?;
+    wait_for(
+        client,
+        "return document.getElementById('showdown-pieces').dataset.ready === 'true';",
+    )
+    .await?;
+    let mut ringed_some = false;
+    for (kind, piece) in [(1, "bishop"), (6, "horse"), (7, "phoenix"), (8, "cannon")] {
+        let other: (usize, usize) = serde_json::from_value::<String>(
+            client
+                .execute(
+                    &format!("return document.querySelector('#showdown-pieces [data-piece=\"{piece}\"] [data-other]').dataset.other;"),
+                    vec![],
+                )
+                .await?,
+        )?
+        .split_once(',')
+        .map(|(r, c)| (r.parse().unwrap(), c.parse().unwrap()))
+        .unwrap();
+        let ringed = client
+            .execute(
+                &format!("return document.querySelectorAll('#showdown-pieces [data-piece=\"{piece}\"] circle.reach-king[data-square=\"{},{}\"]').length === 1;", other.0, other.1),
+                vec![],
+            )
+            .await?;
+        let checks = judge_checks(kind, other)?;
+        ringed_some |= checks;
+        assert_eq!(
+            ringed,
+            json!(checks),
+            "the {piece}'s other king on {other:?}"
+        );
+    }
+    assert!(ringed_some, "the bishop's slide stops at a king it checks");
+    Ok(())
+}
+
+/// 10. A step link opened: the address never says another position on the way, so a reload
+/// at any moment opens the link again.
+async fn link_kept_while_opening(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let link = "#queens?q=1,1&step=500";
+    open(page, "queens").await?;
+    // Every address the page writes from now on, in order.
+    client
+        .execute(
+            "window.writtenHashes = [];
+             const replace = history.replaceState.bind(history);
+             history.replaceState = (state, title, url) => { window.writtenHashes.push(String(url)); return replace(state, title, url); };
+             document.body.dataset.ready = 'leaving';
+             location.hash = arguments[0];",
+            vec![json!(link)],
+        )
+        .await?;
+    wait_for(client, "return document.body.dataset.ready === 'queens';").await?;
+    at_step(client, "queens", 500).await?;
+    let written = client
+        .execute("return [window.writtenHashes, location.hash];", vec![])
+        .await?;
+    let hashes = written[0].as_array().unwrap();
+    assert!(
+        hashes.iter().all(|h| h == link),
+        "the addresses written while {link} opened: {written}"
+    );
+    assert_eq!(written[1], json!(link));
+    Ok(())
+}
+
+/// What a class asks for: the learner's own queens (try it yourself) kept in the link, and
+/// opened again from it.
+async fn try_it_in_the_link(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    open(page, "queens?q=1,1").await?;
+    click_id(client, "queens-try-mode").await?;
+    for (r, c) in [(1, 1), (3, 2)] {
+        client
+            .execute(
+                &format!("document.querySelector('#queens-board [data-square=\"row {r}, column {c}\"]').dispatchEvent(new MouseEvent('click', {{ bubbles: true }}));"),
+                vec![],
+            )
+            .await?;
+    }
+    wait_for(client, "return location.hash.includes('try=1,1;3,2');").await?;
+    let link = client.execute("return location.hash;", vec![]).await?;
+    let link = link
+        .as_str()
+        .unwrap_or_default()
+        .trim_start_matches('#')
+        .to_string();
+    open_fresh(page, &link).await?;
+    wait_for(
+        client,
+        "const t = document.getElementById('queens-try').textContent; return document.getElementById('queens-try-mode').getAttribute('aria-pressed') === 'true' && t.startsWith('2 queens placed') && !t.includes('\\u2026');",
+    )
+    .await?;
+    assert_eq!(
+        board_queens(client, "queens-board").await?,
+        [(1, 1), (3, 2)].into_iter().collect(),
+        "{link}"
+    );
+    click_id(client, "queens-try-mode").await?;
     Ok(())
 }
