@@ -96,7 +96,7 @@ fn chess_name((r, c): (u64, u64)) -> String {
     format!("{}{}", char::from(b'a' + c as u8 - 1), 9 - r)
 }
 
-/// 1. The judge's verdict only under the final answer; the step's sentence under the board.
+/// Fault 1: The judge's verdict only under the final answer; the step's sentence under the board.
 async fn showdown_verdict(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     let verdict = "Every king is in check (verified by the judge).";
@@ -185,7 +185,7 @@ async fn showdown_verdict(page: &Page<'_>) -> Result<(), Failure> {
     phone
 }
 
-/// 2. With chess coordinates on, every sentence names squares as the board labels them.
+/// Fault 2: With chess coordinates on, every sentence names squares as the board labels them.
 async fn chess_coordinates(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     let trace = cli_lines(&["queens", "--trace"], "1\n1 1\n");
@@ -267,7 +267,7 @@ const STOP_PROBLEMS: &str = "const b = document.getElementById('tour-board');
      }
      return [...new Set(problems)];";
 
-/// 3. The tour's stop numbers: never under an arrowhead, each inside its tag and square.
+/// Fault 3: The tour's stop numbers: never under an arrowhead, each inside its tag and square.
 async fn tour_stop_numbers(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     open(page, "tour").await?;
@@ -344,7 +344,7 @@ async fn on_screen_with_controls(
     Ok(())
 }
 
-/// 4. At 1024x768 and 1280x800: the board, its sentence and the step controls on one screen.
+/// Fault 4: At 1024x768 and 1280x800: the board, its sentence and the step controls on one screen.
 async fn projector_layout(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     let tour = format!("tour?b={SAMPLE_TOUR}&step=4");
@@ -390,8 +390,8 @@ async fn said_above_board(client: &Client, id: &str, board: &str) -> Result<Valu
         .map_err(Into::into)
 }
 
-/// 5. An error from a view's buttons under those buttons; a link the view cannot open replaced
-/// in the address by what the view shows.
+/// Fault 5: An error from a view's buttons under those buttons; a link the view cannot open
+/// replaced in the address by what the view shows.
 async fn errors_at_the_buttons(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     open(page, "nqueens").await?;
@@ -456,7 +456,7 @@ async fn errors_at_the_buttons(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// 6. "Next/Previous placement" during a search: the placement after (or the last of) those
+/// Fault 6: "Next/Previous placement" during a search: the placement after (or the last of) those
 /// the search has found, the search put away.
 async fn placements_leave_the_search(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
@@ -502,7 +502,7 @@ async fn placements_leave_the_search(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// 12. The small words.
+/// Fault 12: The small words.
 async fn small_words(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
     // Step 0 of a search with a given queen: not an empty board.
@@ -662,7 +662,7 @@ async fn focus_in_player(client: &Client, view: &str) -> Result<Value, Failure> 
         .await?)
 }
 
-/// 8. A player's button that disables itself (Start at step 0, Step at the last step) hands
+/// Fault 8: A player's button that disables itself (Start at step 0, Step at the last step) hands
 /// the focus on, and the keys keep working.
 async fn keys_keep_working(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
@@ -699,7 +699,7 @@ async fn keys_keep_working(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// 9. While a search plays, the side column stays where it is (the step number gaining a
+/// Fault 9: While a search plays, the side column stays where it is (the step number gaining a
 /// digit), and so does the board's sentence's height.
 async fn steady_while_playing(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
@@ -757,7 +757,7 @@ fn judge_checks(kind: u64, king: (usize, usize)) -> Result<bool, Failure> {
     Ok(judged.code == 0)
 }
 
-/// 11. The pieces panel: the other king on a piece's small board is ringed exactly when the
+/// Fault 11: The pieces panel: the other king on a piece's small board is ringed exactly when the
 /// piece checks it (the bishop's and the horse's slides stop at a king they check).
 async fn pieces_panel_kings(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
@@ -804,7 +804,7 @@ async fn pieces_panel_kings(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// 10. A step link opened: the address never says another position on the way, so a reload
+/// Fault 10: A step link opened: the address never says another position on the way, so a reload
 /// at any moment opens the link again.
 async fn link_kept_while_opening(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
