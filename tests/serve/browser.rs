@@ -41,6 +41,7 @@ use crate::server::Server;
 mod showdown_steps;
 mod static_site;
 mod steps;
+mod teacher;
 
 type Failure = Box<dyn std::error::Error>;
 
@@ -56,6 +57,16 @@ impl Drop for Driver {
 
 fn in_ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// Skips a browser test that lacks `what` (returns `None`), except under `CI=true`, where
+/// that is a failure.
+fn missing<T>(what: &str) -> Option<T> {
+    if in_ci() {
+        panic!("CI=true and {what}");
+    }
+    eprintln!("skipped: {what}");
+    None
 }
 
 /// The WebDriver to use, and the chromedriver started for it if any.
@@ -86,6 +97,60 @@ fn webdriver() -> Option<(String, Option<Driver>)> {
     Some((url, Some(driver)))
 }
 
+/// What every browser test sets up: the WebDriver (a chromedriver started for the test when
+/// `WEBDRIVER_URL` names none), a fresh profile and downloads folder, and a runtime to drive
+/// the browser from.
+struct Browser {
+    webdriver: String,
+    profile: tempfile::TempDir,
+    downloads: tempfile::TempDir,
+    runtime: tokio::runtime::Runtime,
+    // Last: the chromedriver is stopped after the rest.
+    _driver: Option<Driver>,
+}
+
+impl Browser {
+    /// The browser, or `None` (the test skipped, or failed under `CI=true`) when there is no
+    /// WebDriver.
+    fn start() -> Option<Browser> {
+        let Some((webdriver, driver)) = webdriver() else {
+            return missing("no WebDriver: set WEBDRIVER_URL or install chromedriver");
+        };
+        Some(Browser {
+            webdriver,
+            profile: tempfile::tempdir().unwrap(),
+            downloads: tempfile::tempdir().unwrap(),
+            runtime: tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap(),
+            _driver: driver,
+        })
+    }
+
+    /// Where the browser saves downloads.
+    fn downloads(&self) -> &Path {
+        self.downloads.path()
+    }
+
+    /// Opens a headless Chromium at 1280x800, runs `flows` with it, closes it whatever
+    /// happened, and fails the test on a failure of either.
+    fn run<F, Fut>(&self, flows: F)
+    where
+        F: FnOnce(Client) -> Fut,
+        Fut: std::future::Future<Output = Result<(), Failure>>,
+    {
+        let result: Result<(), Failure> = self.runtime.block_on(async {
+            let client = connect(&self.webdriver, self.profile.path(), self.downloads()).await?;
+            let result = flows(client.clone()).await;
+            client.close().await?;
+            result
+        });
+        result.unwrap();
+    }
+}
+
 /// The source of axe-core (`AXE_CORE_JS`), if given and readable.
 fn axe_source() -> Option<String> {
     let path = std::env::var_os("AXE_CORE_JS")?;
@@ -111,11 +176,7 @@ struct Page<'a> {
 #[test]
 #[ignore = "drives Chromium through chromedriver: run by .ci/serve.sh (or with --ignored)"]
 fn every_view_works_in_a_real_browser() {
-    let Some((webdriver, _driver)) = webdriver() else {
-        if in_ci() {
-            panic!("CI=true and no WebDriver: set WEBDRIVER_URL or install chromedriver");
-        }
-        eprintln!("skipped: no WEBDRIVER_URL and no chromedriver on the PATH");
+    let Some(browser) = Browser::start() else {
         return;
     };
     let axe = axe_source();
@@ -126,37 +187,46 @@ fn every_view_works_in_a_real_browser() {
         eprintln!("the accessibility check is skipped: no AXE_CORE_JS");
     }
     let server = Server::start(&[]);
-    let profile = tempfile::tempdir().unwrap();
-    let downloads = tempfile::tempdir().unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let result: Result<(), Failure> = runtime.block_on(async {
-        let client = connect(&webdriver, profile.path(), downloads.path()).await?;
+    let (served, downloads, axe) = (&server, browser.downloads(), axe.as_deref());
+    browser.run(|client| async move {
         let page = Page {
             client: &client,
-            server: &server,
-            downloads: downloads.path(),
-            axe: axe.as_deref(),
+            server: served,
+            downloads,
+            axe,
         };
-        let flows = async {
-            first_screens(&page).await?;
-            queens(&page).await?;
-            sultan(&page).await?;
-            tour(&page).await?;
-            showdown(&page).await?;
-            nqueens(&page).await?;
-            links(&page).await?;
-            steps::all(&page).await?;
-            Ok::<(), Failure>(())
-        };
-        let result = flows.await;
-        client.close().await?;
-        result
+        first_screens(&page).await?;
+        queens(&page).await?;
+        sultan(&page).await?;
+        tour(&page).await?;
+        showdown(&page).await?;
+        nqueens(&page).await?;
+        links(&page).await?;
+        steps::all(&page).await?;
+        Ok(())
     });
-    result.unwrap();
+    server.stop(Duration::from_secs(10));
+}
+
+/// A teacher's walk (`teacher`): every sentence on the board true, at 1280x800, 1024x768 and
+/// 390x844. Its name begins as the test above's, so that `.ci/serve.sh` runs both.
+#[test]
+#[ignore = "drives Chromium through chromedriver: run by .ci/serve.sh (or with --ignored)"]
+fn every_view_works_in_a_real_browser_as_a_teacher_walks_it() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = Server::start(&[]);
+    let (served, downloads) = (&server, browser.downloads());
+    browser.run(|client| async move {
+        let page = Page {
+            client: &client,
+            server: served,
+            downloads,
+            axe: None,
+        };
+        teacher::walk(&page).await
+    });
     server.stop(Duration::from_secs(10));
 }
 
@@ -1180,7 +1250,10 @@ async fn tour_layer(client: &Client, layers: &[&Value], k: usize) -> Result<(), 
         "{status}"
     );
     assert!(
-        status.contains(&format!("; {} squares reached so far", first.len())),
+        status.contains(&format!(
+            "; {} reached so far",
+            plural(first.len(), "square")
+        )),
         "{status}"
     );
     if layer["goal"] == json!(true) {

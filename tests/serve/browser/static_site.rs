@@ -24,7 +24,7 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::{Value, json};
 
-use super::{Failure, SOLVED, click_id, connect, in_ci, text_of, type_into, wait_for, webdriver};
+use super::{Browser, Failure, SOLVED, click_id, missing, text_of, type_into, wait_for};
 use crate::server::Server;
 
 /// Where the site is served on the static server.
@@ -122,25 +122,15 @@ fn static_site() -> Option<PathBuf> {
 #[ignore = "drives Chromium through chromedriver against web/build.sh's site: run by .ci/web.sh"]
 fn the_static_site_answers_as_serve_does() {
     let Some(site) = static_site() else {
-        if in_ci() {
-            panic!("CI=true and no STATIC_SITE: build the site with web/build.sh OUT and name OUT");
-        }
-        eprintln!("skipped: no STATIC_SITE (web/build.sh OUT, then STATIC_SITE=OUT)");
+        missing::<()>("no STATIC_SITE: build the site with web/build.sh OUT and name OUT");
         return;
     };
     let python = Command::new("python3").arg("--version").output();
     if !python.is_ok_and(|o| o.status.success()) {
-        if in_ci() {
-            panic!("CI=true and no python3 to serve the static site");
-        }
-        eprintln!("skipped: no python3 to serve the static site");
+        missing::<()>("no python3 to serve the static site");
         return;
     }
-    let Some((webdriver, _driver)) = webdriver() else {
-        if in_ci() {
-            panic!("CI=true and no WebDriver: set WEBDRIVER_URL or install chromedriver");
-        }
-        eprintln!("skipped: no WEBDRIVER_URL and no chromedriver on the PATH");
+    let Some(browser) = Browser::start() else {
         return;
     };
     let root = tempfile::tempdir().unwrap();
@@ -166,31 +156,19 @@ fn the_static_site_answers_as_serve_does() {
     .unwrap();
     // One thread, as in the browser: a showdown's steps give the same answers (docs/web.md).
     let server = Server::start_with_env(&[], &[("RAYON_NUM_THREADS", "1")]);
-    let profile = tempfile::tempdir().unwrap();
-    let downloads = tempfile::tempdir().unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let result: Result<(), Failure> = runtime.block_on(async {
-        let client = connect(&webdriver, profile.path(), downloads.path()).await?;
+    let (served, statics_site) = (format!("{}/", server.base), statics.site.clone());
+    let (strict_site, broken_site) = (strict.site.clone(), broken.site.clone());
+    browser.run(|client| async move {
         let sites = Sites {
             client: &client,
-            served: format!("{}/", server.base),
-            statics: statics.site.clone(),
+            served,
+            statics: statics_site,
         };
-        let flows = async {
-            sites.same_answers().await?;
-            sites.count_and_stop().await?;
-            sites.no_module(&strict.site, &broken.site).await?;
-            Ok::<(), Failure>(())
-        };
-        let result = flows.await;
-        client.close().await?;
-        result
+        sites.same_answers().await?;
+        sites.count_and_stop().await?;
+        sites.no_module(&strict_site, &broken_site).await?;
+        Ok(())
     });
-    result.unwrap();
     server.stop(Duration::from_secs(10));
     drop((statics, strict, broken));
 }

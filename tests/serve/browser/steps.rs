@@ -22,7 +22,8 @@ use super::{
 };
 
 /// The statement's first board, as the tour's links write it.
-const SAMPLE_TOUR: &str = ".......Q/...P.P../...PNP../..NP.P../......../......../..B...../........";
+pub(super) const SAMPLE_TOUR: &str =
+    ".......Q/...P.P../...PNP../..NP.P../......../......../..B...../........";
 
 /// Every check of this file, in order.
 pub(super) async fn all(page: &Page<'_>) -> Result<(), Failure> {
@@ -586,7 +587,7 @@ async fn tour_try_it(page: &Page<'_>) -> Result<(), Failure> {
 
 /// Loads `hash` in a fresh page (not a change of the address in the page already open), and
 /// waits until the view has opened its position.
-async fn open_fresh(page: &Page<'_>, hash: &str) -> Result<(), Failure> {
+pub(super) async fn open_fresh(page: &Page<'_>, hash: &str) -> Result<(), Failure> {
     let view = hash.split('?').next().unwrap_or(hash);
     page.client.goto("about:blank").await?;
     page.client
@@ -661,7 +662,7 @@ async fn phone_layout(page: &Page<'_>) -> Result<(), Failure> {
 }
 
 /// The board and the sentence both inside the screen, the page at scroll 0.
-async fn on_one_screen(
+pub(super) async fn on_one_screen(
     client: &Client,
     what: &str,
     board: &str,

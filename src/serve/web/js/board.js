@@ -40,13 +40,44 @@ const FILES = 'abcdefgh';
 const boards = new Set();
 let chess = false;
 
-/** Turns the chess coordinates on or off on every board. */
+/** Turns the chess coordinates on or off on every board, and tells the views (the event
+ * `chess-coordinates` on the document), which write their sentences again. */
 export function setChessCoordinates(on) {
   chess = on;
   for (const b of [...boards]) {
     if (b.root.isConnected) b.drawLabels();
     else boards.delete(b);
   }
+  document.dispatchEvent(new Event('chess-coordinates'));
+}
+
+// Sentences name squares as the board labels them: "row 8, column 6" (1-based, as the
+// statements number them), or "f1" when the chess coordinates are on and the board is 8x8.
+const chessFor = (n) => chess && n === 8;
+
+/** Whether sentences about an n-by-n board use chess coordinates now. */
+export const chessNow = (n = 8) => chessFor(n);
+
+/** A square's name in sentences (1-based row and column, on an n-by-n board). */
+export function squareName(r, c, n = 8) {
+  return chessFor(n) ? `${FILES[c - 1]}${9 - r}` : `row ${r}, column ${c}`;
+}
+
+/** A row's name in sentences: "row 8", or "rank 1". */
+export function rowName(r, n = 8) {
+  return chessFor(n) ? `rank ${9 - r}` : `row ${r}`;
+}
+
+/** Rows a..b in sentences: "rows 6\u20138" ("ranks 3\u20131"), "row 8", or "none". */
+export function rowRange(a, b, n = 8) {
+  if (a > b) return 'none';
+  if (a === b) return rowName(a, n);
+  return chessFor(n) ? `ranks ${9 - a}\u2013${9 - b}` : `rows ${a}\u2013${b}`;
+}
+
+/** A column's name in sentences: "column 6", or "file f". */
+export function colName(c, n = 8) {
+  return chessFor(n) ? `file ${FILES[c - 1]}` : `column ${c}`;
 }
 
 export class Board {
@@ -113,9 +144,11 @@ export class Board {
     this.drawLabels();
   }
 
-  /** Whether this board shows chess coordinates now (8x8, numbered like its statement). */
+  /** Whether this board shows chess coordinates now (8x8, numbered like its statement, and
+   * not a board that keeps its statement's rows and columns: `coordinates: false`). */
   chessNow() {
-    return chess && this.options.rows === 8 && this.options.cols === 8 && !this.options.chess;
+    return chess && this.options.rows === 8 && this.options.cols === 8 && !this.options.chess
+      && this.options.coordinates !== false;
   }
 
   /** The row and column labels at the board's edges. */

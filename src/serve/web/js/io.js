@@ -70,21 +70,35 @@ export function makeIo(puzzle, solveInput, placeholder = '') {
   const error = document.createElement('p');
   error.id = `${puzzle}-error`;
   error.className = 'error';
-  error.setAttribute('role', 'alert');
   right.append(outTitle, output, outButtons, error);
+  // The same error under the view's buttons, where the button that failed is: the foot of
+  // the page is off screen. Read out once (an alert), from here.
+  const problem = document.createElement('p');
+  problem.id = `${puzzle}-problem`;
+  problem.className = 'error problem';
+  problem.setAttribute('role', 'alert');
+  const toolbar = document.querySelector(`#view-${puzzle} .toolbar`);
+  if (toolbar) toolbar.after(problem);
 
   const io = {
     setInput(text) { input.value = text; },
     input() { return input.value; },
-    setOutput(text) { output.textContent = text; error.textContent = ''; },
+    setOutput(text) { output.textContent = text; io.setError(''); },
     output() { return output.textContent; },
-    setError(message) { error.textContent = message ? `error: ${message}` : ''; },
+    setError(message) {
+      error.textContent = message ? `error: ${message}` : '';
+      problem.textContent = error.textContent;
+    },
     async run(action) {
       io.setError('');
       try {
         await action();
       } catch (e) {
-        if (e.name !== 'AbortError') io.setError(e.message);
+        if (e.name !== 'AbortError') {
+          // The output shown was another input's: it no longer applies.
+          output.textContent = '';
+          io.setError(e.message);
+        }
       }
     },
   };

@@ -5,7 +5,7 @@ import * as sultan from './sultan.js';
 import * as tour from './tour.js';
 import * as showdown from './showdown.js';
 import * as nqueens from './nqueens.js';
-import { MAX_STATE, parseHash } from './share.js';
+import { MAX_STATE, holdState, parseHash } from './share.js';
 import { setChessCoordinates } from './board.js';
 
 const VIEWS = { queens, sultan, tour, showdown, nqueens };
@@ -31,6 +31,7 @@ async function show() {
   document.body.dataset.ready = '';
   let bad = location.hash.length > MAX_STATE ? `the address is longer than ${MAX_STATE} characters` : null;
   const state = bad ? new URLSearchParams() : params;
+  holdState(true);
   try {
     if (!started.has(name)) {
       const controller = VIEWS[name].init();
@@ -52,6 +53,9 @@ async function show() {
       stateError.textContent = `This view could not be opened: ${again.message}`;
     }
   }
+  // The address says what is shown, once it is shown (a reload opens it again).
+  holdState(false);
+  if (started.has(name)) started.get(name).refresh();
   if (bad) problem(bad);
   document.title = `${document.getElementById(`${name}-title`).textContent} \u2014 chess-puzzles`;
   document.body.dataset.ready = name;

@@ -5,7 +5,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
-import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { QueensTrace, endNote, parseTrace, placementWords } from './queenstrace.js';
 import { SearchPanels } from './searchpanel.js';
 import { MAX_STATE, StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
@@ -138,7 +138,7 @@ export function init() {
         const isFixed = fixed.has(key(row - 1, c));
         board.glyph(row - 1, c, isFixed ? '\u2655' : '\u265B', isFixed ? 'given queen' : 'queen', isFixed ? 'given' : '');
       });
-      step.textContent = `Showing placement ${index + 1} of ${placements.length}: ${placement.join(' ')}`;
+      step.textContent = `Showing placement ${index + 1} of ${placements.length}: ${placementWords(placement, side)}.`;
     } else {
       step.textContent = fixed.size ? `${fixed.size} queen${fixed.size === 1 ? '' : 's'} given.` : '';
     }
@@ -246,7 +246,7 @@ export function init() {
     index = Math.min(Math.max(0, at), Math.max(0, placements.length - 1));
     weights = null;
     result.textContent = placements.length === 20 ? 'first 20' : `all ${placements.length}`;
-    detail.textContent = `${describeProblem()}: the first placements in lexicographic order (at most 20)`;
+    detail.textContent = `${describeProblem()}: the first placements (at most 20), in order: the queen's row in column 1 from the top, then in column 2, and so on`;
     draw();
     save();
   }

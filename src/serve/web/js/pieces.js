@@ -59,18 +59,30 @@ function tests(type) {
     }
     lines.push('1 1 1 1 1 1 1 1');
   }
+  // Last, the other king alone: whether the piece checks it (the king that stops a slide is
+  // itself in check).
+  if (OTHERS[type]) {
+    lines[0] = String(targets.length + 1);
+    lines.push(String(SIDE));
+    for (let r = 1; r <= SIDE; r++) {
+      let row = '';
+      for (let c = 1; c <= SIDE; c++) row += r === OTHERS[type][0][0] && c === OTHERS[type][0][1] ? '#' : '_';
+      lines.push(row);
+    }
+    lines.push('1 1 1 1 1 1 1 1');
+  }
   return { targets, input: `${lines.join('\n')}\n` };
 }
 
 /** The squares the piece of `type` (1..8) checks from the middle, asked of the judge. */
 async function reach(type) {
   const { targets, input } = tests(type);
-  const answers = targets.map(() => [[type, MIDDLE, MIDDLE]]);
+  const answers = [...targets, ...(OTHERS[type] ? [OTHERS[type][0]] : [])].map(() => [[type, MIDDLE, MIDDLE]]);
   const judged = await api.postJson('showdown/checks', { input, answers });
-  return targets.filter(([r, c], i) => {
-    const kings = (judged[i] && judged[i].kings) || [];
-    return kings.some((k) => k.row === r && k.col === c && k.checked_by.length > 0);
-  });
+  const checked = (i, [r, c]) => ((judged[i] && judged[i].kings) || []).some((k) => k.row === r && k.col === c && k.checked_by.length > 0);
+  const squares = targets.filter((t, i) => checked(i, t));
+  squares.otherChecked = OTHERS[type] ? checked(targets.length, OTHERS[type][0]) : false;
+  return squares;
 }
 
 /**
@@ -102,7 +114,7 @@ function card(type, [letter, name], squares) {
   const svg = node('svg', {
     viewBox: `0 0 ${SIDE} ${SIDE}`, role: 'img',
     'aria-label': `The ${name} in the middle of a 7 by 7 board checks ${squares.length} squares` +
-      (OTHERS[type] ? `; ${OTHERS[type][1]}` : ''),
+      (OTHERS[type] ? `; ${OTHERS[type][1]}${squares.otherChecked ? ', and checks that king' : ''}` : ''),
   });
   for (let r = 0; r < SIDE; r++) {
     for (let c = 0; c < SIDE; c++) {
@@ -114,6 +126,8 @@ function card(type, [letter, name], squares) {
   }
   if (OTHERS[type]) {
     const [[r, c]] = OTHERS[type];
+    // The other king, ringed when the piece checks it.
+    if (squares.otherChecked) node('circle', { cx: c - 0.5, cy: r - 0.5, r: 0.44, class: 'reach-king', 'data-square': `${r},${c}` }, svg);
     const t = node('text', { x: c - 0.5, y: r - 0.45, class: 'screen', 'data-other': `${r},${c}` }, svg);
     t.textContent = '\u265A';
   }
@@ -123,7 +137,8 @@ function card(type, [letter, name], squares) {
   const caption = document.createElement('figcaption');
   const strong = document.createElement('strong');
   strong.textContent = `${letter} ${name}`;
-  caption.append(strong, `: ${RULES[type - 1]}${OTHERS[type] ? ` Here ${OTHERS[type][1]}.` : ''}`);
+  const ringed = squares.otherChecked ? ', and that king is in check (ringed)' : '';
+  caption.append(strong, `: ${RULES[type - 1]}${OTHERS[type] ? ` Here ${OTHERS[type][1]}${ringed}.` : ''}`);
   figure.append(svg, caption);
   return figure;
 }

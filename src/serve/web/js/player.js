@@ -127,6 +127,12 @@ export class Player {
     this.speed.addEventListener('input', () => this.showSpeed());
     this.showSpeed();
     this.load(0, '');
+    // The step's sentence names squares as the board labels them: written again when the
+    // chess coordinates are turned on or off (in the view on screen).
+    document.addEventListener('chess-coordinates', () => {
+      const view = root.closest('.view');
+      if (this.steps && !(view && view.hidden)) this.go(this.index);
+    });
   }
 
   showSpeed() {
@@ -164,12 +170,19 @@ export class Player {
     this.slider.disabled = !this.steps;
     this.slider.setAttribute('aria-valuetext', `step ${target} of ${this.steps}`);
     this.sliderEnd.textContent = String(this.steps);
+    const focused = document.activeElement;
     this.prev.disabled = target === 0;
     this.forward.disabled = atEnd;
     this.next.disabled = atEnd;
     this.play.disabled = atEnd && !this.timer;
     this.back.disabled = target === 0;
     this.start.disabled = target === 0;
+    // A button that has just disabled itself (Start at step 0, Step at the last step) hands
+    // the focus to one that goes the other way, so that the keys keep working.
+    if (focused && focused.disabled && this.root.contains(focused)) {
+      const other = [this.forward, this.back].find((b) => !b.disabled);
+      if (other) other.focus();
+    }
     if (this.options.onChange) this.options.onChange(target);
   }
 

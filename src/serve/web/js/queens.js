@@ -2,10 +2,10 @@
 // that holds it (the judge's list beside the board), or watch the backtracking search find
 // them, step by step, from the trace the command line writes (`queens --trace`).
 import * as api from './api.js';
-import { Board } from './board.js';
+import { Board, squareName } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
-import { QueensTrace, endNote, parseTrace } from './queenstrace.js';
+import { QueensTrace, endNote, parseTrace, placementWords } from './queenstrace.js';
 import { SearchPanels } from './searchpanel.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { TryIt } from './tryit.js';
@@ -29,6 +29,7 @@ export function init() {
         tryit.toggle(r + 1, c + 1);
         tryit.draw(board);
         tryit.answer();
+        save();
       } else {
         io.run(() => choose([r + 1, c + 1]));
       }
@@ -60,11 +61,13 @@ export function init() {
     } else {
       draw();
     }
+    save();
   }
 
   function save() {
     const s = { q: `${state.given[0]},${state.given[1]}` };
-    if (state.mode === 'search') s.step = player.index;
+    if (trying) s.try = tryit.fixes().join(';');
+    else if (state.mode === 'search') s.step = player.index;
     else s.p = state.index + 1;
     writeState('queens', s);
   }
@@ -127,7 +130,7 @@ export function init() {
     const sentence = state.trace.draw(board);
     panels.show(k);
     const [gr, gc] = state.given;
-    mode.textContent = `Showing the search for the placements with the queen on row ${gr}, column ${gc}, at step ${k}.`;
+    mode.textContent = `Showing the search for the placements with the queen on ${squareName(gr, gc)}.`;
     return sentence;
   }
 
@@ -143,7 +146,7 @@ export function init() {
       board.glyph(row - 1, c, isGiven ? '\u2655' : '\u265B', isGiven ? 'given queen' : 'queen', isGiven ? 'given' : '');
     });
     board.mark(gr - 1, gc - 1, 'mark', true, 'given');
-    mode.textContent = `Showing placement ${state.index + 1} of ${n} with the queen on row ${gr}, column ${gc}: ${placement.join(' ')}`;
+    mode.textContent = `Showing placement ${state.index + 1} of ${n} with the queen on ${squareName(gr, gc)}: ${placementWords(placement)}.`;
     const spans = list.children;
     for (const s of spans) s.classList.remove('current');
     // Two heading lines, then one line per placement of the first case.
@@ -158,13 +161,28 @@ export function init() {
     save();
   }
 
+  /** The next (by 1) or previous (by -1) placement; from a search, the one after (or the last
+   * of) those the search has found so far; the search, its sentence and panels put away. */
   function step(by) {
     const n = state.solutions.length;
     if (!n) return;
     player.pause();
-    state.index = state.mode === 'answer' ? (state.index + by + n) % n : 0;
+    if (state.mode === 'search' && state.trace) {
+      const found = state.trace.found[state.trace.at];
+      state.index = by > 0 ? found % n : (found - 1 + n) % n;
+      state.trace = null;
+      panels.clear();
+      state.mode = 'answer';
+      player.load(0, '');
+    } else {
+      state.index = (state.index + by + n) % n;
+    }
     draw();
   }
+  // The sentences name squares as the board labels them.
+  document.addEventListener('chess-coordinates', () => {
+    if (state.mode === 'answer' && !trying && !document.getElementById('view-queens').hidden) draw();
+  });
   tryButton.addEventListener('click', () => setTrying(!trying));
   // Every other action leaves the try-it mode.
   for (const id of ['queens-prev', 'queens-next', 'queens-watch']) {
@@ -187,11 +205,28 @@ export function init() {
       }
       const p = numberParam(params, 'p', 1, 18, 1);
       const stepAt = numberParam(params, 'step', 0, 1000000, null);
+      // The learner's own queens (try it yourself): `try=ROW,COL;...`, possibly none.
+      const mine = params.get('try');
+      const tried = [];
+      if (mine !== null && mine !== '') {
+        for (const part of mine.split(';').slice(0, 64)) {
+          const m2 = /^([1-8]),([1-8])$/.exec(part);
+          if (!m2) throw new StateError(`try: expected ROW,COLUMN pairs with each 1..8 separated by ';', found '${part.slice(0, 40)}'`);
+          tried.push([Number(m2[1]), Number(m2[2])]);
+        }
+      }
       state.mode = stepAt === null ? 'answer' : 'search';
       trying = false;
       tryButton.setAttribute('aria-pressed', 'false');
       tryit.reset(8);
       await choose(given, p - 1, stepAt);
+      if (mine !== null) {
+        setTrying(true);
+        for (const [r, c] of tried) tryit.toggle(r, c);
+        tryit.draw(board);
+        await tryit.answer();
+        save();
+      }
     },
     refresh() { save(); },
   };

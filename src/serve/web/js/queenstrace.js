@@ -2,6 +2,7 @@
 // `queens --trace` and `sultan --trace`), replayed on a board: after step k, the queens on the
 // board, the squares they attack, and what step k did (the square tried, a conflict and the
 // queens that cause it, a backtrack, a solution).
+import { chessNow, colName, squareName } from './board.js';
 
 const WORDS = { place: 'placed', attacked: 'attacked', remove: 'removed', solution: 'solution' };
 
@@ -24,7 +25,13 @@ export function endNote(end) {
 }
 
 const key = (r, c) => `${r},${c}`;
-const name = (r, c) => `row ${r}, column ${c}`;
+
+/** A placement (the queen's row in each column, from the left) in words: "rows 1 5 8 6 3 7 2
+ * 4 (the queen's row in columns 1 to 8)", or its squares with chess coordinates on. */
+export function placementWords(rows, n = rows.length) {
+  if (chessNow(n)) return `queens on ${rows.map((r, i) => squareName(r, i + 1, n)).join(' ')}`;
+  return `rows ${rows.join(' ')} (the queen's row in columns 1 to ${rows.length}, from the left)`;
+}
 
 export class QueensTrace {
   /** `trace`: from parseTrace; `n` the side; `weights` (optional) the squares' weights. */
@@ -95,6 +102,7 @@ export class QueensTrace {
   draw(board) {
     board.clear();
     const n = this.n;
+    const name = (r, c) => squareName(r, c, n);
     const rows = new Set();
     const sums = new Set();
     const diffs = new Set();
@@ -125,11 +133,15 @@ export class QueensTrace {
     const found = this.found[this.at];
     const counts = `${found} solution${found === 1 ? '' : 's'} found`;
     if (!step) {
-      const given = this.given.length
-        ? ` The given queen${this.given.length > 1 ? 's stand' : ' stands'} on ${this.given.map(([r, c]) => name(r, c)).join(' and ')}.`
-        : '';
-      return `Before the search: an empty ${n}x${n} board.${given} The search fills the columns from the left, trying each row from the top.`;
+      const board0 = this.given.length
+        ? `the ${n}x${n} board with only the given queen${this.given.length > 1 ? 's' : ''} on it, on ${this.given.map(([r, c]) => name(r, c)).join(' and ')}`
+        : `an empty ${n}x${n} board`;
+      return `Before the search: ${board0}. The search fills the columns from the left, trying each row from the top.`;
     }
+    // The search's last step, when the trace holds the whole search: nothing comes after it.
+    const over = this.end && this.end.complete && this.at === this.steps.length
+      ? ` The search is over: every placement has been tried, ${this.end.solutions} solution${this.end.solutions === 1 ? '' : 's'} found.`
+      : '';
     const [r, c] = step.square || [0, 0];
     const weight = this.weights && step.square ? ` (weight ${this.weights[r - 1][c - 1]})` : '';
     const sum = step.sum !== undefined ? ` Sum under the queens: ${step.sum}.` : '';
@@ -140,9 +152,11 @@ export class QueensTrace {
       case 'attacked': {
         board.mark(r - 1, c - 1, 'conflict', true, 'tried: conflict');
         for (const [qr, qc] of step.by) board.line(qr - 1, qc - 1, r - 1, c - 1, 'conflict-line');
-        const by = step.by.map(([qr, qc]) => `the queen on ${name(qr, qc)}`).join(' and ');
-        const then = r < n ? 'try the next row' : `no row is left in column ${c}`;
-        return `Step ${this.at}: ${name(r, c)} is attacked by ${by}: conflict, ${then}. ${counts}.`;
+        // Why: a queen attacks along her row, her column and her two diagonals.
+        const why = (qr, qc) => (qr === r ? 'the same row' : qc === c ? 'the same column' : 'the same diagonal');
+        const by = step.by.map(([qr, qc]) => `the queen on ${name(qr, qc)} (${why(qr, qc)})`).join(' and ');
+        const then = r < n ? 'try the next row' : `no row is left in ${colName(c, n)}`;
+        return `Step ${this.at}: ${name(r, c)} is attacked by ${by}: conflict, ${then}. ${counts}.${over}`;
       }
       case 'remove':
         board.mark(r - 1, c - 1, 'backtrack', true, 'queen just removed');
@@ -152,10 +166,10 @@ export class QueensTrace {
         const why = before && before.event === 'solution'
           ? `the placement is complete, so the queen on ${name(r, c)} is removed to look for more solutions`
           : `every row of the next column has been tried, so the queen on ${name(r, c)} is removed`;
-        return `Step ${this.at}: ${why} (backtrack).${sum} ${counts}.`;
+        return `Step ${this.at}: ${why} (backtrack).${sum} ${counts}.${over}`;
       case 'solution': {
         const best = step.best !== undefined ? ` Best sum so far: ${step.best}.` : '';
-        return `Step ${this.at}: solution ${step.index}: rows ${step.rows.join(' ')}.${sum}${best}`;
+        return `Step ${this.at}: solution ${step.index}: ${placementWords(step.rows, n)}.${sum}${best}${over}`;
       }
       default:
         return `Step ${this.at}: ${WORDS[step.event] || step.event}.`;

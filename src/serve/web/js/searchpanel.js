@@ -5,15 +5,9 @@
 // visits at each depth (the queens it places, and the squares it tries and finds attacked),
 // filled as far as the current step. Everything is counted from the trace's lines: the page
 // runs no search of its own.
-import { svg } from './board.js';
+import { colName, rowName, rowRange, squareName, svg } from './board.js';
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Rows a..b as words: `rows 6-8`, `row 8`, or `none`. */
-function rows(a, b) {
-  if (a > b) return 'none';
-  return a === b ? `row ${a}` : `rows ${a}\u2013${b}`;
-}
 
 /** The depth (queens the search has placed) and event of each step of a trace. */
 function depths(trace) {
@@ -201,7 +195,9 @@ export class SearchPanels {
     const current = frames.find((f) => f.row === null);
     const shownDepth = current ? depth + 1 : depth;
     if (shownDepth >= 1 && shownDepth <= this.maxDepth) this.bars[shownDepth - 1].here.classList.add('on');
-    this.drawStack(frames, trace);
+    // The whole search's last step: nothing is left to come back to.
+    const over = trace.end && trace.end.complete && k === trace.steps.length;
+    this.drawStack(frames, trace, over);
   }
 
   /**
@@ -238,11 +234,12 @@ export class SearchPanels {
     return out;
   }
 
-  drawStack(frames, trace) {
+  drawStack(frames, trace, over = false) {
     const n = trace.n;
+    const rows = (a, b) => rowRange(a, b, n);
     this.stack.replaceChildren();
     const given = trace.given.length
-      ? `Given queen${trace.given.length > 1 ? 's' : ''} (not on the stack): ${trace.given.map(([r, c]) => `row ${r}, column ${c}`).join('; ')}. `
+      ? `Given queen${trace.given.length > 1 ? 's' : ''} (not on the stack): ${trace.given.map(([r, c]) => squareName(r, c, n)).join('; ')}. `
       : '';
     this.stackNote.textContent = `${given}One frame per column the search has filled, the newest on top: the queen's row and the rows still to try there when the search comes back.`;
     // Newest on top.
@@ -257,13 +254,14 @@ export class SearchPanels {
         const what = f.tried === 0
           ? 'nothing tried yet'
           : f.last === 'remove'
-            ? `the queen on row ${f.tried} taken back`
-            : `row ${f.tried} found attacked`;
+            ? `the queen on ${squareName(f.tried, f.col, n)} taken back`
+            : `${squareName(f.tried, f.col, n)} found attacked`;
+        const then = over ? 'the search is over' : 'so the search backtracks';
         li.textContent = f.from > n
-          ? `column ${f.col}: ${what}; no row left, so the search backtracks`
-          : `column ${f.col}, being tried: ${what}; still to try: ${toTry}`;
+          ? `${colName(f.col, n)}: ${what}; no row left, ${then}`
+          : `${colName(f.col, n)}, being tried: ${what}; still to try: ${toTry}`;
       } else {
-        li.textContent = `column ${f.col}: queen on row ${f.row}; still to try: ${toTry}`;
+        li.textContent = `${colName(f.col, n)}: queen on ${rowName(f.row, n)}; still to try: ${toTry}`;
       }
       this.stack.appendChild(li);
     }

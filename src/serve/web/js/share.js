@@ -22,11 +22,18 @@ export function stateHash(view, state) {
 }
 
 const listeners = new Set();
+let held = false;
+
+/** While a link opens, the address keeps it: the states a view passes through on the way
+ * (its sample, step 0) are not written, so a reload at once opens the link again. */
+export function holdState(on) {
+  held = on;
+}
 
 /** Puts the view's state in the address (without a new history entry) and tells the bars. */
 export function writeState(view, state) {
   const hash = stateHash(view, state);
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (!held && location.hash !== hash) history.replaceState(null, '', hash);
   for (const f of listeners) f();
 }
 

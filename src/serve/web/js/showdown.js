@@ -35,6 +35,7 @@ export function init() {
   let trying = false; // the learner places pieces
   let mine = new Map(); // the learner's pieces: key -> type
   let judgedMine = null; // the server's verdict on them
+  let verdict = ''; // the judge's word on the optimiser's answer
   const tryButton = document.getElementById('showdown-try');
   const tryKind = document.getElementById('showdown-try-kind');
   const tryStatus = document.getElementById('showdown-try-status');
@@ -48,10 +49,13 @@ export function init() {
   const player = new Player(document.getElementById('showdown-player'), {
     id: 'showdown',
     landmarks: ['Previous phase', 'Next phase'],
+    // The step's sentence under the board, where a phone shows it with the board.
+    sentenceIn: document.getElementById('showdown-sentence'),
     show: (k) => {
       if (!trace) return '';
       trace.seek(k);
       drawTraced();
+      showVerdict();
       return trace.sentence(k);
     },
     isSolution: (k) => trace !== null && trace.isLandmark(k),
@@ -84,7 +88,7 @@ export function init() {
     input.min = '1';
     input.max = '1000000';
     input.id = `showdown-price-${i + 1}`;
-    input.addEventListener('input', () => { forget(); io.setInput(inputText()); save(); });
+    input.addEventListener('input', () => { forget(); draw(); io.setInput(inputText()); save(); });
     prices.append(label, input);
     return input;
   });
@@ -115,6 +119,8 @@ export function init() {
       rows: side, cols: side, label: `${side} by ${side} board`,
       rowLabel: (r) => r + 1, colLabel: (c) => c + 1,
       name: (r, c) => `row ${r + 1}, column ${c + 1}`,
+      // Its sentences and the judge's answer number rows and columns, on every side.
+      coordinates: false,
       onActivate: (r, c) => {
         if (trying) {
           placeMine(r, c);
@@ -138,7 +144,15 @@ export function init() {
     });
   }
 
+  /** The judge's verdict under the board, only while the board shows the answer it is about:
+   * not at an earlier step of the optimiser, nor beside the learner's own pieces. */
+  function showVerdict() {
+    const final = answer && !trying && (!trace || player.index >= player.steps);
+    checks.textContent = final ? verdict : '';
+  }
+
   function forget() {
+    verdict = '';
     answer = null;
     selected = null;
     trace = null;
@@ -146,6 +160,9 @@ export function init() {
     judgedMine = null;
     player.load(0, '');
     if (trying) setTrying(false);
+    // No answer shown any more: neither its facts nor the judge's word on it.
+    for (const f of Object.values(facts)) f.textContent = '\u2014';
+    showVerdict();
   }
 
   function load(next) {
@@ -255,6 +272,8 @@ export function init() {
     tryButton.textContent = on ? 'Back to the optimiser' : 'Place your own pieces';
     if (on) {
       player.pause();
+      // The optimiser's sentence is not about the learner's board.
+      player.status.textContent = '';
       mine = new Map();
       judgedMine = null;
       drawMine();
@@ -264,6 +283,7 @@ export function init() {
     } else {
       draw();
     }
+    showVerdict();
     save();
   }
 
@@ -272,7 +292,7 @@ export function init() {
     for (const k of kings) board.glyph(Math.floor(k / 256), k % 256, '\u265A', 'king');
     if (!answer) {
       for (const f of Object.values(facts)) f.textContent = '\u2014';
-      checks.textContent = '';
+      showVerdict();
       return;
     }
     answer.pieces.forEach((p, i) => disc(p.row - 1, p.col - 1, p.type, i));
@@ -284,7 +304,7 @@ export function init() {
     board.unmarkAll('king-focus');
     board.under.querySelectorAll('.check-line').forEach((n) => n.remove());
     if (!answer || !answer.kingsChecked) {
-      checks.textContent = '';
+      showVerdict();
       return;
     }
     let i = r === null ? -1 : pieceAt(r, c);
@@ -303,12 +323,12 @@ export function init() {
       return;
     }
     if (r === null) {
-      checks.textContent = '';
+      showVerdict();
       return;
     }
     const king = answer.kingsChecked.find((k) => k.row === r + 1 && k.col === c + 1);
-    if (!king) {
-      checks.textContent = '';
+    if (!king || trying || (trace && player.index < player.steps)) {
+      showVerdict();
       return;
     }
     board.mark(r, c, 'king-focus');
@@ -351,9 +371,10 @@ export function init() {
     });
     answer.kingsChecked = judged[0] ? judged[0].kings : null;
     if (player.index >= player.steps && !trying) draw();
-    checks.textContent = judged.every((j) => j.valid)
+    verdict = judged.every((j) => j.valid)
       ? 'Every king is in check (verified by the judge).'
       : `The judge rejects this answer: ${judged.find((j) => !j.valid).error}`;
+    showVerdict();
   }
 
   sideInput.addEventListener('change', () => {

@@ -110,7 +110,7 @@ export class ShowdownTrace {
       case 'bound': {
         const king = l.king ? ` (the king on row ${l.king[0]}, column ${l.king[1]} can be checked by nothing cheaper than a ${l.piece}, price ${l.simple})` : '';
         const relaxed = l.relaxation === null || l.relaxation === undefined ? ''
-          : ` The covering relaxation, which shares each piece's price among the kings it checks, gives ${l.relaxation}.`;
+          : ` Sharing out each piece's price among the kings it checks (as if a piece could be bought in parts) gives another bound: ${l.relaxation}.`;
         return `The lower bound is ${l.bound}: no answer can cost less. Every king needs a piece that checks it, so an answer costs at least the dearest king's cheapest checker, ${l.simple}${king}.${relaxed}`;
       }
       case 'add':

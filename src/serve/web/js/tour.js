@@ -130,18 +130,50 @@ export function init() {
   /** Numbers the stops of `squares` (names) and draws the moves between them. */
   function drawPath(squares) {
     const stops = new Map();
+    // The directions (from a square's centre) that a move in or out of it takes.
+    const used = new Map();
+    const use = (name, dr, dc) => {
+      const list = used.get(name) || [];
+      list.push([Math.sign(dr), Math.sign(dc)]);
+      used.set(name, list);
+    };
     squares.forEach((name, i) => {
       const list = stops.get(name) || [];
       list.push(i);
       stops.set(name, list);
+      if (i > 0) {
+        const [r1, c1] = fromName(squares[i - 1]);
+        const [r2, c2] = fromName(name);
+        use(squares[i - 1], r2 - r1, c2 - c1);
+        use(name, r1 - r2, c1 - c2);
+      }
     });
-    // The numbers first, the arrows over them: a number never hides an arrowhead.
+    // The numbers first, the arrows over them: a number never hides an arrowhead. Each
+    // number sits in a corner of its square that no move takes (the top right when it can),
+    // on a tag as wide as its text, inside the square.
     for (const [name, list] of stops) {
       const [r, c] = fromName(name);
-      const g = svg('g', { 'data-stop': list.join(',') }, board.under);
-      svg('circle', { cx: c + 0.82, cy: r + 0.18, r: 0.17, class: 'stop-disc' }, g);
-      const t = svg('text', { x: c + 0.82, y: r + 0.19, class: 'stop' }, g);
+      const taken = used.get(name) || [];
+      const corners = [[-1, 1], [-1, -1], [1, 1], [1, -1]];
+      const [dr, dc] = corners.find(([cr, cc]) => !taken.some(([tr, tc]) => tr === cr && tc === cc)) || corners[0];
+      const g = svg('g', { 'data-stop': list.join(','), class: 'stop-tag' }, board.under);
+      const tag = svg('rect', { height: 0.3, rx: 0.15, class: 'stop-disc' }, g);
+      const t = svg('text', { class: 'stop' }, g);
       t.textContent = list.join(',');
+      let width = 0.3;
+      try {
+        width = Math.max(0.3, t.getComputedTextLength() + 0.1);
+      } catch {
+        width = Math.max(0.3, 0.17 * t.textContent.length + 0.1);
+      }
+      width = Math.min(width, 0.98);
+      const cx = dc > 0 ? c + 1 - 0.02 - width / 2 : c + 0.02 + width / 2;
+      const cy = dr < 0 ? r + 0.18 : r + 0.82;
+      tag.setAttribute('x', cx - width / 2);
+      tag.setAttribute('y', cy - 0.15);
+      tag.setAttribute('width', width);
+      t.setAttribute('x', cx);
+      t.setAttribute('y', cy + 0.01);
       board.mark(r, c, 'mark', true, `stop ${list.join(' and ')}`);
     }
     for (let i = 1; i < squares.length; i++) {
@@ -224,9 +256,10 @@ export function init() {
         const [r, c] = fromName(name);
         board.mark(r, c, 'visited', true, 'visited on the way');
       }
-      const split = `${plural(layer.new.length, 'square')} reached for the first time and ${layer.again.length} reached again with other knights (${plural(layer.states, 'state')}); ${first.size} squares reached so far`;
+      const split = `${plural(layer.new.length, 'square')} reached for the first time and ${layer.again.length} reached again with other knights (${plural(layer.states, 'state')}); ${plural(first.size, 'square')} reached so far`;
       if (layer.goal) {
-        return `Layer ${layer.moves}, the goal: ${plural(layer.squares.length, 'square')} next to the bishop reached with every knight visited (${split}). The fewest moves are ${layer.moves}.`;
+        // The search stops in this layer: it keeps (and counts) only the goal's states.
+        return `Layer ${layer.moves}, the goal: the queen stands next to the bishop with every knight visited on ${plural(layer.squares.length, 'square')}, and the search stops here, so this layer counts only those (${split}). The fewest moves are ${layer.moves}.`;
       }
       const knights = layer.knights.length ? `knights visited on the way by some state: ${layer.knights.join(', ')}; the most by one state: ${layer.most_knights}` : 'no knight visited yet';
       const over = k === layers.length && !end.possible ? ' No state is left to reach: there is no tour.' : '';
@@ -242,7 +275,7 @@ export function init() {
       const [r, c] = fromName(name);
       board.mark(r, c, 'visited', true, 'visited');
     }
-    const tail = j === moves.length ? ` The tour is complete: ${plural(end.moves, 'move')}, the lexicographically first of the shortest.` : '';
+    const tail = j === moves.length ? ` The tour is complete: ${plural(end.moves, 'move')}, of all the shortest tours, the first in alphabetical order of its squares.` : '';
     return last.moves === 0
       ? `The path: the queen starts on ${last.square}.${tail}`
       : `Move ${last.moves}: the queen goes to ${last.square}; knights visited: ${last.visited.join(', ') || 'none'}.${tail}`;

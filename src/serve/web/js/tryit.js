@@ -6,9 +6,16 @@
 // the learner's queens against the best sum of the placements that extend them (the library's
 // list with given queens, `nqueens list 8 --fix R,C ...`) and the best of all.
 import * as api from './api.js';
+import { squareName } from './board.js';
 
 const key = (r, c) => `${r},${c}`;
-const name = (r, c) => `row ${r}, column ${c}`;
+
+/** Why two queens attack each other: a queen attacks along her row, column and diagonals. */
+function why([r1, c1], [r2, c2]) {
+  if (r1 === r2) return 'they stand in the same row';
+  if (c1 === c2) return 'they stand in the same column';
+  return 'they stand on the same diagonal';
+}
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The seconds a count may take before the page says it is too long to wait for. */
@@ -29,6 +36,7 @@ export class TryIt {
     this.queens = new Map();
     this.asked++;
     this.status.textContent = '';
+    delete this.status.dataset.solved;
   }
 
   /** Puts a queen on (r, c) (1-based), or takes her back. */
@@ -58,6 +66,7 @@ export class TryIt {
 
   /** Draws the learner's queens and what they attack on `board` (0-based squares). */
   draw(board) {
+    this.board = board;
     board.clear();
     const qs = [...this.queens.values()];
     for (let r = 1; r <= this.n; r++) {
@@ -87,6 +96,7 @@ export class TryIt {
    */
   async answerWeighted(weights, best) {
     const asked = ++this.asked;
+    delete this.status.dataset.solved;
     const n = this.n;
     const qs = [...this.queens.values()];
     const k = qs.length;
@@ -95,14 +105,15 @@ export class TryIt {
     const pairs = this.conflicts();
     if (pairs.length) {
       const [[r1, c1], [r2, c2]] = pairs[0];
-      this.status.textContent = `${placed}: the queens on ${name(r1, c1)} and ${name(r2, c2)} attack each other, so no placement of ${n} queens keeps them. Take a queen back.`;
+      this.status.textContent = `${placed}: the queens on ${squareName(r1, c1, n)} and ${squareName(r2, c2, n)} attack each other (${why([r1, c1], [r2, c2])}), so no placement of ${n} queens keeps them. Take a queen back.`;
       return;
     }
     this.status.textContent = `${placed}: asking for the placements that keep them\u2026`;
     let said;
+    let sums = [];
     try {
       const lines = await api.getLines('nqueens/list', { n, fix: this.fixes(), limit: 100, time_limit: TIME_LIMIT });
-      const sums = lines.map((p) => p.rows.reduce((acc, r, c) => acc + weights[r - 1][c], 0));
+      sums = lines.map((p) => p.rows.reduce((acc, r, c) => acc + weights[r - 1][c], 0));
       if (!sums.length) {
         said = `${placed}: no placement of ${n} queens keeps them (the library lists none). Take a queen back.`;
       } else {
@@ -110,37 +121,52 @@ export class TryIt {
         const of = `${plural(sums.length, 'placement')} of ${n} queens keep${sums.length === 1 ? 's' : ''} them`;
         const all = best === null ? '' : top === best ? '; that is the best of all' : `; the best of all is ${best}`;
         said = k === n
-          ? `${placed}: a placement of ${n} queens, none attacked; its sum is ${sum}${all}.`
+          ? `${placed}: solved, a placement of ${n} queens, none attacked; its sum is ${sum}${all}.`
           : `${placed}: ${of}; the best of them sums to ${top}${all}.`;
       }
     } catch (e) {
       said = `${placed}: the library's list failed: ${e.message}`;
     }
-    if (asked === this.asked) this.status.textContent = said;
+    if (asked === this.asked) {
+      this.status.textContent = said;
+      if (k === n && sums.length) this.showSolved();
+    }
+  }
+
+  /** A full board that no queen attacks: its queens marked as a solution. */
+  showSolved() {
+    if (!this.board) return;
+    for (const [r, c] of this.queens.values()) this.board.mark(r - 1, c - 1, 'solution', true, 'part of the solution');
+    this.status.dataset.solved = 'true';
   }
 
   /** Asks the library how many placements extend the learner's, and says it. */
   async answer() {
     const asked = ++this.asked;
+    delete this.status.dataset.solved;
     const n = this.n;
     const k = this.queens.size;
     const placed = k ? `${plural(k, 'queen')} placed` : 'No queen placed yet';
     const pairs = this.conflicts();
     if (pairs.length) {
       const [[r1, c1], [r2, c2]] = pairs[0];
-      this.status.textContent = `${placed}: the queens on ${name(r1, c1)} and ${name(r2, c2)} attack each other, so no placement of ${n} queens extends this one. Take a queen back.`;
+      this.status.textContent = `${placed}: the queens on ${squareName(r1, c1, n)} and ${squareName(r2, c2, n)} attack each other (${why([r1, c1], [r2, c2])}), so no placement of ${n} queens extends this one. Take a queen back.`;
       return;
     }
     if (k > n) return;
     this.status.textContent = `${placed}: counting the placements that extend it\u2026`;
     let said;
+    let solved = false;
     try {
       const text = await api.get('nqueens/count', { n, fix: this.fixes(), time_limit: TIME_LIMIT });
       // The count may exceed what a JavaScript number holds exactly: keep its digits.
       const digits = (/"count":(\d+)/.exec(text) || [null, null])[1];
       if (digits === null) said = `${placed}: no count in the answer.`;
       else if (digits === '0') said = `${placed}: no placement of ${n} queens extends it (the library counted 0). Take a queen back.`;
-      else if (k === n) said = `${placed}: a solution, no queen attacks another.`;
+      else if (k === n) {
+        said = `${placed}: solved! A placement of ${n} queens, no queen attacks another.`;
+        solved = true;
+      }
       else said = `${placed}, ${n - k} to go: ${digits} placement${digits === '1' ? '' : 's'} of ${n} queens extend${digits === '1' ? 's' : ''} it (the library's count with these queens given).`;
     } catch (e) {
       if (e.status === 504) said = `${placed}: too many placements to count in ${TIME_LIMIT} s; place more queens.`;
@@ -148,6 +174,9 @@ export class TryIt {
       else said = `${placed}: the count failed: ${e.message}`;
     }
     // A later placement has its own answer.
-    if (asked === this.asked) this.status.textContent = said;
+    if (asked === this.asked) {
+      this.status.textContent = said;
+      if (solved) this.showSolved();
+    }
   }
 }
