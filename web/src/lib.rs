@@ -17,7 +17,7 @@ use chess_puzzles::api::{
     self, ApiError, Limits, Params, count_timed_out, count_timed_out_after, take_problem,
 };
 use chess_puzzles::clock::Instant;
-use chess_puzzles::nqueens::{self, Control, shard};
+use chess_puzzles::nqueens::{self, Control, Problem, shard};
 use chess_puzzles::output::OutputFormat;
 use wasm_bindgen::prelude::*;
 
@@ -74,11 +74,16 @@ impl Reply {
 #[wasm_bindgen]
 pub fn answer(path: &str, query: &str, body: &[u8], max_time: f64) -> Reply {
     let query = (!query.is_empty()).then_some(query);
-    let reply = api::answer(path, query, body, &limits(max_time));
-    Reply {
-        status: reply.status,
-        content_type: reply.content_type.to_string(),
-        body: reply.body,
+    api::answer(path, query, body, &limits(max_time)).into()
+}
+
+impl From<api::Reply> for Reply {
+    fn from(reply: api::Reply) -> Reply {
+        Reply {
+            status: reply.status,
+            content_type: reply.content_type.to_string(),
+            body: reply.body,
+        }
     }
 }
 
@@ -101,13 +106,7 @@ fn limits(max_time: f64) -> Limits {
 #[wasm_bindgen]
 pub fn count_events(query: &str, max_time: f64) -> Reply {
     let counted = (|| {
-        let limits = limits(max_time);
-        let mut params = Params::parse((!query.is_empty()).then_some(query));
-        let problem = take_problem(&mut params)?;
-        let time_limit = params.time_limit(limits.max_time, None, true)?;
-        params.finish()?;
-        let started = Instant::now();
-        let control = Control::with_deadline(started + time_limit).with_observer(report);
+        let (problem, started, control) = count_query(query, max_time)?;
         let count =
             nqueens::count(&problem, &control).ok_or_else(|| count_timed_out(&control, started))?;
         let mut line = Vec::new();
@@ -118,6 +117,19 @@ pub fn count_events(query: &str, max_time: f64) -> Reply {
     reply(counted, api::JSON_LINES)
 }
 
+/// A count's query (`n`, `fix`, `time_limit` of at most `max_time` seconds): its board, when
+/// it started, and the control of its time limit that reports its progress.
+fn count_query(query: &str, max_time: f64) -> Result<(Problem, Instant, Control), ApiError> {
+    let limits = limits(max_time);
+    let mut params = Params::parse((!query.is_empty()).then_some(query));
+    let problem = take_problem(&mut params)?;
+    let time_limit = params.time_limit(limits.max_time, None, true)?;
+    params.finish()?;
+    let started = Instant::now();
+    let control = Control::with_deadline(started + time_limit).with_observer(report);
+    Ok((problem, started, control))
+}
+
 /// One shard of an empty board's count, for several workers that share a count (the
 /// command line's `nqueens count N --shard I/K`): the query's `n` and `time_limit` (no `fix`),
 /// progress as [`count_events`] reports it (this shard's parts), and the placements the
@@ -126,11 +138,7 @@ pub fn count_events(query: &str, max_time: f64) -> Reply {
 #[wasm_bindgen]
 pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply {
     let counted = (|| {
-        let limits = limits(max_time);
-        let mut params = Params::parse((!query.is_empty()).then_some(query));
-        let problem = take_problem(&mut params)?;
-        let time_limit = params.time_limit(limits.max_time, None, true)?;
-        params.finish()?;
+        let (problem, started, control) = count_query(query, max_time)?;
         if !problem.given().is_empty() {
             return Err(ApiError::bad(
                 "a count split into shards takes an empty board",
@@ -138,8 +146,6 @@ pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply
         }
         let spec = shard::Spec::new(index.into(), shards.into())
             .map_err(|e| ApiError::bad(format!("shard: {e}")))?;
-        let started = Instant::now();
-        let control = Control::with_deadline(started + time_limit).with_observer(report);
         let counted = shard::count(problem.n(), spec, &control)
             .ok_or_else(|| count_timed_out(&control, started))?;
         Ok::<_, ApiError>(counted.tally.count.to_string().into_bytes())
@@ -183,14 +189,7 @@ fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
             content_type: content_type.to_string(),
             body,
         },
-        Err(e) => {
-            let refusal = api::Reply::refusal(&e);
-            Reply {
-                status: refusal.status,
-                content_type: refusal.content_type.to_string(),
-                body: refusal.body,
-            }
-        }
+        Err(e) => api::Reply::refusal(&e).into(),
     }
 }
 
