@@ -106,6 +106,19 @@ assert.equal(web.count_shard("n=8&fix=1,1", 0, 2, 10).status, 400, "a shard of a
 const late = web.count_events("n=8&time_limit=20", 10);
 assert.equal(late.status, 400, "a time limit above the most");
 
+// An empty board's count in this module's kernels (the sides completed and paired in
+// WebAssembly SIMD, large lists as bit planes).
+same("nqueens count 16", ask("/api/nqueens/count", "n=16", undefined),
+    command(["nqueens", "count", "16", "--format", "json"]), JSONL);
+
+// The count's kernels in this module (WebAssembly SIMD where it is built with it) against the
+// definition, on random lists.
+for (const seed of [1, 2, 3]) {
+    const kernels = web.check_kernels(seed);
+    assert.ok(kernels.startsWith("ok: Simd128, "), `the kernels in WebAssembly: ${kernels}`);
+}
+checked += 1;
+
 // A bad input: the command line's message, line and column.
 const bad = Buffer.from("1\n9 1\n");
 const refused = ask("/api/queens", "", bad);

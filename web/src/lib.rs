@@ -181,6 +181,19 @@ pub fn count_timed_out_shared(seconds: f64, done: f64, total: f64) -> Reply {
     )
 }
 
+/// The N-queens count's kernels ([`nqueens::band::kernel::check`]) checked in this module
+/// against the definition on random lists drawn from `seed`: `"ok: Simd128, 1200 lists"`
+/// (the kernel the count uses here, and the lists checked), or the first disagreement. For
+/// the tests (`web/test.mjs`): the WebAssembly SIMD kernel is only compiled for the browser.
+#[wasm_bindgen]
+pub fn check_kernels(seed: u32) -> String {
+    use nqueens::band::kernel::{Kernel, check};
+    match check(seed.into()) {
+        Ok(lists) => format!("ok: {:?}, {lists} lists", Kernel::detect()),
+        Err(why) => why,
+    }
+}
+
 /// The reply of `body` (of this content type) or of its refusal.
 fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
     match answered {
@@ -208,6 +221,11 @@ mod tests {
         let reply = answer("/api/nqueens/count", "n=8&time_limit=20", b"", 30.0);
         assert_eq!(reply.status, 200);
         assert_eq!(answer("/api/none", "", b"", f64::NAN).status, 404);
+    }
+
+    #[test]
+    fn the_kernels_count_as_the_definition() {
+        assert!(check_kernels(3).starts_with("ok: "), "{}", check_kernels(3));
     }
 
     #[test]
