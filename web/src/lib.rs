@@ -71,6 +71,8 @@ impl Reply {
 /// Answers one request of the API: `path` (`/api/queens`, ...), `query` (without its `?`;
 /// empty for none), `body`, and the longest a solve may take in seconds (the server's
 /// `--max-time`; a value that is not a positive number of seconds means its default, 10).
+/// The optimisers (`/api/showdown`, `/api/nqueens/best`) call
+/// `globalThis.chessPuzzlesProgress(done, total)` after each test or board, as a count does.
 #[wasm_bindgen]
 pub fn answer(path: &str, query: &str, body: &[u8], max_time: f64) -> Reply {
     let query = (!query.is_empty()).then_some(query);
@@ -87,9 +89,14 @@ impl From<api::Reply> for Reply {
     }
 }
 
-/// The limits of `max_time` seconds (a value that is not a positive number: the default).
+/// The limits of `max_time` seconds (a value that is not a positive number: the default),
+/// reporting the optimisers' progress (`globalThis.chessPuzzlesProgress(done, total)` after
+/// each showdown test answered and each `nqueens best` board proven).
 fn limits(max_time: f64) -> Limits {
-    let mut limits = Limits::default();
+    let mut limits = Limits {
+        progress: Some(report),
+        ..Limits::default()
+    };
     if let Ok(max) = Duration::try_from_secs_f64(max_time)
         && !max.is_zero()
     {
