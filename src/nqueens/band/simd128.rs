@@ -13,7 +13,9 @@
 //! branch (what AVX-512's compress does natively).
 //!
 //! Compiled only for `wasm32` with the `simd128` feature (the web crate's build enables it:
-//! `.cargo/config.toml`), where every intrinsic used here is safe to call.
+//! `.cargo/config.toml`), where every intrinsic used here is safe to call but the loads and
+//! stores of whole vectors, which the completion uses as AVX-512's does: written through
+//! `Vec::resize` and `copy_from_slice`, it took half the count's time (web/EXPERIMENTS.md).
 
 use core::arch::wasm32::*;
 
@@ -22,36 +24,39 @@ use super::word::{Completion, Word};
 /// Footprint bits per lookup table.
 const CHUNK: usize = 6;
 
+/// Lookup tables: one per chunk of the footprints' bits.
+const TABLES: usize = MAX_BITS / CHUNK;
+
 /// Footprints per block: two vectors of 128 lanes.
 const LANES: usize = 256;
 
-/// The most footprint bits counted by planes: seven tables (the band's words have at most
-/// 38, `u64::MAX_BITS`).
-const MAX_BITS: usize = 7 * CHUNK;
+/// The most footprint bits counted by planes: five tables, the `u32` words' 30 bits (sides of
+/// up to 8 columns, boards up to 18). The wider `u64` words (boards from 19, whose counts take
+/// minutes in a browser) are paired by the plain loop: a second instance of the planes, for
+/// them, took the module over its 300 KB (web/EXPERIMENTS.md).
+const MAX_BITS: usize = 5 * CHUNK;
 
 /// The number of pairs of `small` x `large` with no common bit, by bit planes of `large`;
-/// by the plain loop for footprints of more than [`MAX_BITS`] bits.
+/// by the plain loop for words wider than [`MAX_BITS`] bits.
 pub fn pairs_planes<W: Word>(small: &[W], large: &[W]) -> u64 {
-    let used = small.iter().chain(large).fold(0u64, |a, &f| a | f.to_u64());
-    let bits = (64 - used.leading_zeros()) as usize;
-    match bits.div_ceil(CHUNK) {
-        // 30 bits (the `u32` words) in five tables.
-        0..=5 => planes::<W, 5>(small, large, bits),
-        6 | 7 => planes::<W, 7>(small, large, bits),
-        _ => super::kernel::plain(small, large),
+    if W::MAX_BITS > MAX_BITS {
+        return super::kernel::plain(small, large);
     }
+    planes(small, large)
 }
 
 /// Two vectors: one bit per footprint of a block.
 type Pair = [v128; 2];
 
-/// [`pairs_planes`] with footprints of at most `K * CHUNK` (and `bits`) bits.
-fn planes<W: Word, const K: usize>(small: &[W], large: &[W], bits: usize) -> u64 {
-    debug_assert!(bits <= K * CHUNK && K * CHUNK <= MAX_BITS);
+/// [`pairs_planes`] with footprints of at most [`MAX_BITS`] bits.
+fn planes<W: Word>(small: &[W], large: &[W]) -> u64 {
+    let used = small.iter().chain(large).fold(0u64, |a, &f| a | f.to_u64());
+    let bits = (64 - used.leading_zeros()) as usize;
+    debug_assert!(bits <= MAX_BITS);
     let zero = u64x2_splat(0);
     // Per bit, 16 footprints per word; bits from `bits` up stay empty.
-    let mut words = [[0u16; LANES / 16]; 48];
-    let mut tables = [[[zero; 2]; 1 << CHUNK]; K];
+    let mut words = [[0u16; LANES / 16]; MAX_BITS.div_ceil(8) * 8];
+    let mut tables = [[[zero; 2]; 1 << CHUNK]; TABLES];
     let bytes = bits.div_ceil(8);
     let mut total = 0u64;
     for block in large.chunks(LANES) {
@@ -64,9 +69,7 @@ fn planes<W: Word, const K: usize>(small: &[W], large: &[W], bits: usize) -> u64
             }
             for byte in 0..bytes {
                 // Byte `byte` of the sixteen footprints, one a lane; each bit's lanes as a mask.
-                let lane = |j: usize| values[j] >> (8 * byte) & 0xFF;
-                let half = |from: usize| (0..8).fold(0u64, |h, j| h | lane(from + j) << (8 * j));
-                let v = u64x2(half(0), half(8));
+                let v = byte_lanes(&values, 8 * byte as u32);
                 for bit in 0..8 {
                     words[8 * byte + bit][i] = i8x16_bitmask(i8x16_shl(v, (7 - bit) as u32));
                 }
@@ -81,22 +84,18 @@ fn planes<W: Word, const K: usize>(small: &[W], large: &[W], bits: usize) -> u64
             // Entry x: entry x less its lowest bit, less the footprints with that bit.
             for x in 1..1usize << CHUNK {
                 let (rest, plane) = (table[x & (x - 1)], planes[x.trailing_zeros() as usize]);
-                table[x] = [v128_andnot(rest[0], plane[0]), v128_andnot(rest[1], plane[1])];
+                table[x] = [
+                    v128_andnot(rest[0], plane[0]),
+                    v128_andnot(rest[1], plane[1]),
+                ];
             }
         }
-        let mask = (1u64 << CHUNK) - 1;
         let mut sum = u32x4_splat(0);
         // Byte counters: at most 16 a footprint, 15 footprints before they are widened.
         for part in small.chunks(15) {
             let mut counts = u8x16_splat(0);
             for &f in part {
-                let f = f.to_u64();
-                let [mut a, mut b] = tables[0][(f & mask) as usize];
-                for (k, table) in tables.iter().enumerate().skip(1) {
-                    let entry = &table[(f >> (CHUNK * k) & mask) as usize];
-                    a = v128_and(a, entry[0]);
-                    b = v128_and(b, entry[1]);
-                }
+                let [a, b] = fit(&tables, f.to_u64());
                 counts = u8x16_add(counts, u8x16_add(u8x16_popcnt(a), u8x16_popcnt(b)));
             }
             sum = u32x4_add(
@@ -112,10 +111,56 @@ fn planes<W: Word, const K: usize>(small: &[W], large: &[W], bits: usize) -> u64
     total
 }
 
+/// The footprints of a block with no bit of `f`: the AND of one table entry per chunk of
+/// its bits (written out, as no opt-level may leave the loop rolled).
+#[inline(always)]
+fn fit(tables: &[[Pair; 1 << CHUNK]; TABLES], f: u64) -> Pair {
+    const MASK: u64 = (1 << CHUNK) - 1;
+    let e = |k: usize| &tables[k][(f >> (CHUNK * k) & MASK) as usize];
+    let (e0, e1, e2, e3, e4) = (e(0), e(1), e(2), e(3), e(4));
+    [
+        v128_and(
+            v128_and(e0[0], e1[0]),
+            v128_and(v128_and(e2[0], e3[0]), e4[0]),
+        ),
+        v128_and(
+            v128_and(e0[1], e1[1]),
+            v128_and(v128_and(e2[1], e3[1]), e4[1]),
+        ),
+    ]
+}
+
+/// The byte of sixteen values at bit `shift`, one a lane.
+#[inline(always)]
+fn byte_lanes(v: &[u64; 16], shift: u32) -> v128 {
+    let b = |j: usize| (v[j] >> shift) as u8;
+    u8x16(
+        b(0),
+        b(1),
+        b(2),
+        b(3),
+        b(4),
+        b(5),
+        b(6),
+        b(7),
+        b(8),
+        b(9),
+        b(10),
+        b(11),
+        b(12),
+        b(13),
+        b(14),
+        b(15),
+    )
+}
+
 /// The 256 bits of sixteen words as two vectors (word `i` at bits `16 i..16 i + 16`).
-fn pair(words: &[u16; LANES / 16]) -> Pair {
-    let quad = |i: usize| (0..4).fold(0u64, |q, j| q | u64::from(words[i + j]) << (16 * j));
-    [u64x2(quad(0), quad(4)), u64x2(quad(8), quad(12))]
+#[inline(always)]
+fn pair(w: &[u16; LANES / 16]) -> Pair {
+    [
+        u16x8(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]),
+        u16x8(w[8], w[9], w[10], w[11], w[12], w[13], w[14], w[15]),
+    ]
 }
 
 /// Per mask of four lanes, the byte shuffle that moves the lanes of the mask to the front,
@@ -150,9 +195,11 @@ const COMPRESS64: [v128; 4] = [
 ];
 
 /// [`Word::complete_simd128`] for `u32`: the sides of the completions `ab` and `ba` of the
-/// partial sides (outer attacks `o`, footprints `f`), four partial sides at a time, written
-/// without a branch: the fitting lanes moved to the front of a vector, written whole, and the
-/// end moved on by their number.
+/// partial sides (outer attacks `o`, footprints `f`), four partial sides at a time, each read
+/// once for both completions, and written without a branch: the fitting lanes moved to the
+/// front of a vector, written whole, and the end moved on by their number. (The sides of the
+/// two completions come out interleaved: the join counts pairs, in any order.)
+#[inline(always)]
 pub fn complete32(
     o: &[u32],
     f: &[u32],
@@ -160,33 +207,60 @@ pub fn complete32(
     ba: Option<Completion<u32>>,
     out: &mut Vec<u32>,
 ) {
-    debug_assert_eq!(o.len(), f.len());
-    let start = out.len();
+    assert_eq!(o.len(), f.len());
+    // A completion that cannot be made fits no lane.
+    let split = |c: Option<Completion<u32>>| match c {
+        Some(c) => (0xF, u32x4_splat(c.rows), u32x4_splat(c.footprint)),
+        None => (0, u32x4_splat(0), u32x4_splat(0)),
+    };
+    let completions = [split(ab), split(ba)];
+    let zero = u32x4_splat(0);
     // At most one side per partial side and completion, and the lanes of one vector beyond.
-    out.resize(start + 2 * f.len() + 4, 0);
-    let mut end = start;
-    for c in [ab, ba].into_iter().flatten() {
-        let (rows, footprint) = (u32x4_splat(c.rows), u32x4_splat(c.footprint));
-        let (mut o4, mut f4) = (o.chunks_exact(4), f.chunks_exact(4));
-        for (ov, fv) in (&mut o4).zip(&mut f4) {
-            let ov = u32x4(ov[0], ov[1], ov[2], ov[3]);
-            let fv = u32x4(fv[0], fv[1], fv[2], fv[3]);
-            let fit = i32x4_bitmask(i32x4_eq(v128_and(ov, rows), u32x4_splat(0)));
+    out.reserve(2 * f.len() + 4);
+    let start = out.len();
+    // The last partial sides, the missing lanes attacking every row (they fit nothing).
+    let full = f.len() / 4 * 4;
+    let lane = |v: &[u32], i: usize, or: u32| v.get(full + i).copied().unwrap_or(or);
+    let (o_last, f_last) = (
+        u32x4(
+            lane(o, 0, !0),
+            lane(o, 1, !0),
+            lane(o, 2, !0),
+            lane(o, 3, !0),
+        ),
+        u32x4(lane(f, 0, 0), lane(f, 1, 0), lane(f, 2, 0), lane(f, 3, 0)),
+    );
+    // SAFETY: `reserve` made room for `2 * f.len() + 4` elements after `start`; each store
+    // writes 4 lanes at `end` and moves it on by the sides written (at most one per partial
+    // side read, per completion), so every store stays within that room.
+    let mut end = unsafe { out.as_mut_ptr().add(start) };
+    for i in (0..f.len()).step_by(4) {
+        let (ov, fv) = if i < full {
+            // SAFETY: elements i..i + 4 lie inside `o` and `f` (of equal lengths, above).
+            unsafe {
+                (
+                    v128_load(o.as_ptr().add(i).cast()),
+                    v128_load(f.as_ptr().add(i).cast()),
+                )
+            }
+        } else {
+            (o_last, f_last)
+        };
+        for &(made, rows, footprint) in &completions {
+            let fit = i32x4_bitmask(i32x4_eq(v128_and(ov, rows), zero)) & made;
             let sides = i8x16_swizzle(v128_or(fv, footprint), COMPRESS32[usize::from(fit)]);
-            out[end..end + 4].copy_from_slice(&[
-                u32x4_extract_lane::<0>(sides),
-                u32x4_extract_lane::<1>(sides),
-                u32x4_extract_lane::<2>(sides),
-                u32x4_extract_lane::<3>(sides),
-            ]);
-            end += fit.count_ones() as usize;
-        }
-        for (&o, &f) in o4.remainder().iter().zip(f4.remainder()) {
-            out[end] = f | c.footprint;
-            end += usize::from(o & c.rows == 0);
+            // SAFETY: see above.
+            unsafe {
+                v128_store(end.cast(), sides);
+                end = end.add(fit.count_ones() as usize);
+            }
         }
     }
-    out.truncate(end);
+    // SAFETY: the elements from `start` to `end` were written above.
+    unsafe {
+        let len = end.offset_from(out.as_ptr()) as usize;
+        out.set_len(len);
+    }
 }
 
 /// [`Word::complete_simd128`] for packed `u64` words (`o` is empty: the outer attacks are
