@@ -27,8 +27,9 @@ pub enum Kernel {
     /// counted 512 pairs at a time (`transposed`); small ones as [`Kernel::Avx512`].
     #[cfg(target_arch = "x86_64")]
     Avx512Planes,
-    /// WebAssembly SIMD (`simd128`): large lists as bit planes, 256 pairs at a time; small
-    /// ones four pairs a vector, the east list held in four vectors at a time (`simd128.rs`).
+    /// WebAssembly SIMD (`simd128`): large lists of `u32` words as bit planes, 256 pairs at
+    /// a time; small ones four pairs a vector, the east list held in four vectors at a time
+    /// (`simd128.rs`); `u64` words by the plain loop.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     Simd128,
 }
@@ -109,7 +110,7 @@ impl Kernel {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => {
                 let (small, large) = if w.len() <= e.len() { (w, e) } else { (e, w) };
-                if small.len() >= SIMD128_SMALL && large.len() >= SIMD128_LARGE {
+                if planes_pay(small.len(), large.len()) {
                     super::simd128::pairs_planes(small, large)
                 } else {
                     W::pairs_simd128(w, e)
@@ -141,12 +142,16 @@ const PLANES_SMALL: usize = 32;
 #[cfg(target_arch = "x86_64")]
 const PLANES_LARGE: usize = 128;
 
-/// The smallest lists counted by [`Kernel::Simd128`]'s bit planes (measured in the browser's
-/// module: `web/EXPERIMENTS.md`).
+/// Whether [`Kernel::Simd128`]'s bit planes pair `small` x `large` footprints in fewer
+/// operations than four pairs a vector (about 13/16 of an operation a pair), by their costs
+/// counted in WebAssembly instructions: about 14 a footprint of `large` to transpose it, 1,900
+/// a block of 256 for the tables, 42 a footprint of `small` and block to query them
+/// (web/EXPERIMENTS.md).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-const SIMD128_SMALL: usize = 32;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-const SIMD128_LARGE: usize = 128;
+fn planes_pay(small: usize, large: usize) -> bool {
+    let blocks = large.div_ceil(256);
+    13 * small * large > 16 * (14 * large + 1_900 * blocks + 42 * small * blocks)
+}
 
 /// Checks every kernel this processor runs ([`Kernel::available`]) against the definition,
 /// pair by pair, on random lists of both words drawn from `seed`: lengths around the lanes'

@@ -1,5 +1,6 @@
-//! The join's bit-plane kernel in WebAssembly SIMD (`simd128`), for the browser: what
-//! [`Word::pairs_planes`] does with AVX-512 natively, with 128-bit vectors.
+//! The count's kernels in WebAssembly SIMD (`simd128`), for the browser: what `word.rs` does
+//! with AVX-512 natively (`pairs_planes`, `pairs_avx512`, `complete_avx512`), with 128-bit
+//! vectors.
 //!
 //! The larger list is cut into blocks of 256 footprints; per block its bits are transposed
 //! into planes (plane `b`: bit `j` set when footprint `j` has bit `b`, two vectors), and for
@@ -7,6 +8,8 @@
 //! the footprints of the block with no bit of `x`. A footprint of the smaller list is then
 //! disjoint from the AND of one entry per chunk: 256 pairs counted by a few loads, ANDs and
 //! two population counts, where the plain loop tests four (`u32`) or two (`u64`) a vector.
+//! Shorter lists are paired four a vector ([`pairs32`]), sixteen east footprints held in four
+//! vectors while the west ones are broadcast.
 //!
 //! The completion of the sides' two outer columns ([`Side::sides_on`](super::side::Side::sides_on))
 //! is here too: four partial sides tested a vector, the fitting ones written without a
@@ -50,14 +53,17 @@ type Pair = [v128; 2];
 
 /// [`pairs_planes`] with footprints of at most [`MAX_BITS`] bits.
 fn planes<W: Word>(small: &[W], large: &[W]) -> u64 {
-    let used = small.iter().chain(large).fold(0u64, |a, &f| a | f.to_u64());
-    let bits = (64 - used.leading_zeros()) as usize;
-    debug_assert!(bits <= MAX_BITS);
+    debug_assert!(
+        small
+            .iter()
+            .chain(large)
+            .all(|&f| f.to_u64() >> MAX_BITS == 0)
+    );
     let zero = u64x2_splat(0);
-    // Per bit, 16 footprints per word; bits from `bits` up stay empty.
+    // Per bit, 16 footprints per word.
     let mut words = [[0u16; LANES / 16]; MAX_BITS.div_ceil(8) * 8];
     let mut tables = [[[zero; 2]; 1 << CHUNK]; TABLES];
-    let bytes = bits.div_ceil(8);
+    let bytes = MAX_BITS.div_ceil(8);
     let mut total = 0u64;
     for block in large.chunks(LANES) {
         let mut valid = [0u16; LANES / 16];
