@@ -20,6 +20,15 @@ if (!out || !cli) {
 }
 const web = await import(pathToFileURL(resolve(out, "chess_puzzles_web.js")).href);
 web.initSync({ module: readFileSync(join(out, "chess_puzzles_web_bg.wasm")) });
+// The progress the module reports (the worker's `chessPuzzlesProgress`): counts, showdown, best.
+const reported = [];
+globalThis.chessPuzzlesProgress = (done, total) => reported.push([done, total]);
+/** The last progress reported since `reported` was emptied is all of `total` parts. */
+const finished = (name, total) => {
+    assert.ok(reported.length > 0, `${name}: no progress`);
+    assert.deepEqual(reported.at(-1), [total, total], `${name}: the last progress`);
+    assert.ok(reported.every(([d], i) => i === 0 || d >= reported[i - 1][0]), `${name}: progress went back`);
+};
 
 // One search per thread natively: a showdown with steps is the browser's with one thread.
 const env = { ...process.env, RAYON_NUM_THREADS: "1" };
@@ -52,10 +61,13 @@ for (const puzzle of ["queens", "sultan", "tour"]) {
     same(`${puzzle} trace`, ask(`/api/${puzzle}/trace`, "", sample(puzzle)), command([puzzle, "--trace"], sample(puzzle)), JSONL);
 }
 
-// The showdown optimiser: the clock, the pipelined start and the local search on wasm.
+// The showdown optimiser: the clock, the pipelined start and the local search on wasm; its
+// progress after each test.
 const showdown = sample("showdown");
+reported.length = 0;
 same("showdown steps", ask("/api/showdown", "format=judge&steps=300&seed=1", showdown),
     command(["showdown", "--steps", "300", "--seed", "1"], showdown), TEXT);
+finished("showdown", Number(showdown.toString().trim().split(/\s+/)[0]));
 same("showdown json", ask("/api/showdown", "steps=300&seed=7", showdown),
     command(["showdown", "--steps", "300", "--seed", "7", "--format", "json"], showdown), JSONL);
 const timed = ask("/api/showdown", "format=judge&time_limit=0.5", showdown);
@@ -69,6 +81,13 @@ rmSync(dir, { recursive: true });
 assert.equal(judged.status, 0, `showdown check: ${judged.stdout}${judged.stderr}`);
 checked += 1;
 
+// The best placement of weighted boards, and its progress after each board.
+const weighted = Buffer.from("2\n4\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n5\n" +
+    Array.from({ length: 5 }, (_, r) => Array.from({ length: 5 }, (_, c) => (7 * r + 3 * c) % 11).join(" ")).join("\n") + "\n");
+reported.length = 0;
+same("nqueens best", ask("/api/nqueens/best", "format=judge", weighted), command(["nqueens", "best", "--format", "judge"], weighted), TEXT);
+finished("nqueens best", 2);
+
 // N-queens from the query: counting, listing, the best placement.
 same("nqueens count", ask("/api/nqueens/count", "n=9&fix=1,1&fix=2,3", undefined),
     command(["nqueens", "count", "9", "--fix", "1,1", "--fix", "2,3", "--format", "json"]), JSONL);
@@ -78,17 +97,13 @@ same("nqueens trace", ask("/api/nqueens/trace", "n=5&limit=2", undefined),
     command(["nqueens", "list", "5", "--limit", "2", "--trace"]), JSONL);
 
 // A count with its progress (the server's count/events): the count's line, and the parts.
-const reported = [];
-globalThis.chessPuzzlesProgress = (done, total) => reported.push([done, total]);
 for (const [query, args] of [["n=12", ["12"]], ["n=10&fix=1,2&fix=5,1", ["10", "--fix", "1,2", "--fix", "5,1"]]]) {
     reported.length = 0;
     const reply = web.count_events(query, 10);
     same(`nqueens count events ${query}`, { status: reply.status, type: reply.content_type, body: Buffer.from(reply.body) },
         command(["nqueens", "count", ...args, "--format", "json"]), JSONL);
-    assert.ok(reported.length > 0, `${query}: no progress`);
-    const [done, total] = reported.at(-1);
-    assert.ok(done === total && total > 0, `${query}: the last progress is ${done} of ${total}`);
-    assert.ok(reported.every(([d], i) => i === 0 || d >= reported[i - 1][0]), `${query}: progress went back`);
+    finished(query, reported.at(-1)?.[1]);
+    assert.ok(reported.at(-1)[1] > 0, `${query}: no parts`);
 }
 // A count shared by workers: its shards sum to the count, written as the command line does.
 for (const shards of [1, 3]) {
@@ -105,6 +120,19 @@ for (const shards of [1, 3]) {
 assert.equal(web.count_shard("n=8&fix=1,1", 0, 2, 10).status, 400, "a shard of a board with given queens");
 const late = web.count_events("n=8&time_limit=20", 10);
 assert.equal(late.status, 400, "a time limit above the most");
+
+// An empty board's count in this module's kernels (the sides completed and paired in
+// WebAssembly SIMD, large lists as bit planes).
+same("nqueens count 16", ask("/api/nqueens/count", "n=16", undefined),
+    command(["nqueens", "count", "16", "--format", "json"]), JSONL);
+
+// The count's kernels in this module (WebAssembly SIMD where it is built with it) against the
+// definition, on random lists.
+for (const seed of [1, 2, 3]) {
+    const kernels = web.check_kernels(seed);
+    assert.ok(kernels.startsWith("ok: Simd128, "), `the kernels in WebAssembly: ${kernels}`);
+}
+checked += 1;
 
 // A bad input: the command line's message, line and column.
 const bad = Buffer.from("1\n9 1\n");

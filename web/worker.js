@@ -2,9 +2,10 @@
 // WebAssembly module and answers the page's requests (js/api.js) one at a time, with the
 // function `chess-puzzles serve` answers them with, so that long work never runs on the page's
 // thread. A message {id, path, query, body, maxTime} is answered {id, status, type, text}, or
-// {id, error} when the module could not be loaded or failed. A count's progress
-// (`/api/nqueens/count/events`, the library's `count_events`) comes first as messages
-// {id, progress: {done, total}}, at most every PROGRESS_MS. Several workers share an empty
+// {id, error} when the module could not be loaded or failed. The progress of long work comes
+// first as messages {id, progress: {done, total}}, at most every PROGRESS_MS (the last always):
+// a count's parts (`/api/nqueens/count/events`, the library's `count_events`), the tests of
+// `/api/showdown` answered, the boards of `/api/nqueens/best` proven. Several workers share an empty
 // board's count: {shard: {index, shards}} asks for one shard's placements (`count_shard`),
 // and `/api/nqueens/count/total` with their sum as the body writes the count's answer
 // (`count_total`), or {timedOut: {seconds, done, total}} the refusal of a shared count that ran

@@ -123,7 +123,7 @@ impl Judge for Tour {
 /// `POST /api/showdown`: `time_limit` (the command's default, at most the server's limit),
 /// `seed`, `steps` (at most [`MAX_STEP_SQUARES`] steps times squares) and `greedy`, as the
 /// command takes them.
-pub struct Showdown(showdown::Options);
+pub struct Showdown(showdown::Options, Option<fn(u64, u64)>);
 
 impl Judge for Showdown {
     fn options(
@@ -136,14 +136,17 @@ impl Judge for Showdown {
         let seed = params.take::<u64>("seed", "a whole number")?.unwrap_or(0);
         let steps = params.take::<u64>("steps", "a number of local-search steps")?;
         let greedy = params.flag("greedy")?;
-        Ok(Showdown(showdown::Options {
-            format,
-            time_limit,
-            seed,
-            steps,
-            greedy,
-            ..showdown::Options::default()
-        }))
+        Ok(Showdown(
+            showdown::Options {
+                format,
+                time_limit,
+                seed,
+                steps,
+                greedy,
+                ..showdown::Options::default()
+            },
+            limits.progress,
+        ))
     }
 
     /// The solve's own time limit, or the server's if longer, and a grace to write its last
@@ -177,8 +180,12 @@ impl Judge for Showdown {
         Ok(())
     }
 
+    /// With the limits' `progress`, told after each test answered.
     fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
-        showdown::run(input, out, &self.0)
+        match self.1 {
+            Some(progress) => showdown::run_with_progress(input, out, &self.0, progress),
+            None => showdown::run(input, out, &self.0),
+        }
     }
 }
 

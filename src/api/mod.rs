@@ -87,13 +87,18 @@ pub struct Limits {
     /// The longest any solve may take: the cap of showdown's budget and of every count,
     /// listing and `nqueens best`, and the time limit of the other puzzles (504 past it).
     pub max_time: Duration,
+    /// Told of the progress of the optimisers, `progress(done, total)` after each unit of
+    /// work, on the solving thread: a showdown test answered (`/api/showdown`), an `nqueens
+    /// best` board proven. None by default; the browser's worker passes it on to the page.
+    pub progress: Option<fn(u64, u64)>,
 }
 
 impl Default for Limits {
-    /// 10 s, the server's default.
+    /// 10 s, the server's default; no progress.
     fn default() -> Limits {
         Limits {
             max_time: Duration::from_secs(10),
+            progress: None,
         }
     }
 }
@@ -224,7 +229,7 @@ impl Endpoint {
                 let (format, content_type) = params.format()?;
                 let time_limit = params.time_limit(max, None, true)?;
                 (
-                    Work::NqueensBest(format, time_limit),
+                    Work::NqueensBest(format, time_limit, limits.progress),
                     content_type,
                     time_limit + GRACE,
                 )
@@ -310,7 +315,7 @@ enum Work {
     TourExplain,
     TourWalk,
     ShowdownChecks,
-    NqueensBest(OutputFormat, Duration),
+    NqueensBest(OutputFormat, Duration, Option<fn(u64, u64)>),
     NqueensCount(Problem, OutputFormat, Duration),
     NqueensList(Problem, crate::nqueens::ListOptions, Duration),
     NqueensTrace(Problem, crate::nqueens::trace::TraceOptions, Duration),
@@ -428,8 +433,8 @@ impl Ready {
             (Work::ShowdownChecks, Body::Checks(request)) => {
                 lines(out, showdown::judge_answers(request))
             }
-            (Work::NqueensBest(format, time_limit), _) => {
-                nqueens::best(format, time_limit, input, out)
+            (Work::NqueensBest(format, time_limit, progress), _) => {
+                nqueens::best(format, time_limit, progress, input, out)
             }
             (Work::NqueensCount(problem, format, time_limit), _) => {
                 nqueens::count(&problem, format, time_limit, out)

@@ -58,15 +58,20 @@ fn control(time_limit: Duration) -> Control {
     Control::with_deadline(Instant::now() + time_limit)
 }
 
-/// `POST /api/nqueens/best`: every board of the input proven, or a 504.
+/// `POST /api/nqueens/best`: every board of the input proven, or a 504; `progress(boards
+/// done, boards)` after each board, if given.
 pub(super) fn best(
     format: OutputFormat,
     time_limit: Duration,
+    progress: Option<fn(u64, u64)>,
     input: &[u8],
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
     let started = Instant::now();
-    let control = control(time_limit);
+    let mut control = control(time_limit);
+    if let Some(progress) = progress {
+        control = control.with_observer(progress);
+    }
     parse_all(BestReader::new(Scanner::new(input)), |r| {
         r.next_case().map(|b| b.is_some())
     })?;

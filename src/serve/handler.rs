@@ -39,6 +39,7 @@ impl State {
         let gate = Gate::new(limits.solvers, limits.queue, limits.queue_wait);
         let api = api::Limits {
             max_time: limits.max_time,
+            ..api::Limits::default()
         };
         State { limits, gate, api }
     }

@@ -17,7 +17,7 @@ use chess_puzzles::api::{
     self, ApiError, Limits, Params, count_timed_out, count_timed_out_after, take_problem,
 };
 use chess_puzzles::clock::Instant;
-use chess_puzzles::nqueens::{self, Control, shard};
+use chess_puzzles::nqueens::{self, Control, Problem, shard};
 use chess_puzzles::output::OutputFormat;
 use wasm_bindgen::prelude::*;
 
@@ -71,20 +71,32 @@ impl Reply {
 /// Answers one request of the API: `path` (`/api/queens`, ...), `query` (without its `?`;
 /// empty for none), `body`, and the longest a solve may take in seconds (the server's
 /// `--max-time`; a value that is not a positive number of seconds means its default, 10).
+/// The optimisers (`/api/showdown`, `/api/nqueens/best`) call
+/// `globalThis.chessPuzzlesProgress(done, total)` after each test or board, as a count does.
 #[wasm_bindgen]
 pub fn answer(path: &str, query: &str, body: &[u8], max_time: f64) -> Reply {
     let query = (!query.is_empty()).then_some(query);
-    let reply = api::answer(path, query, body, &limits(max_time));
-    Reply {
-        status: reply.status,
-        content_type: reply.content_type.to_string(),
-        body: reply.body,
+    api::answer(path, query, body, &limits(max_time)).into()
+}
+
+impl From<api::Reply> for Reply {
+    fn from(reply: api::Reply) -> Reply {
+        Reply {
+            status: reply.status,
+            content_type: reply.content_type.to_string(),
+            body: reply.body,
+        }
     }
 }
 
-/// The limits of `max_time` seconds (a value that is not a positive number: the default).
+/// The limits of `max_time` seconds (a value that is not a positive number: the default),
+/// reporting the optimisers' progress (`globalThis.chessPuzzlesProgress(done, total)` after
+/// each showdown test answered and each `nqueens best` board proven).
 fn limits(max_time: f64) -> Limits {
-    let mut limits = Limits::default();
+    let mut limits = Limits {
+        progress: Some(report),
+        ..Limits::default()
+    };
     if let Ok(max) = Duration::try_from_secs_f64(max_time)
         && !max.is_zero()
     {
@@ -101,13 +113,7 @@ fn limits(max_time: f64) -> Limits {
 #[wasm_bindgen]
 pub fn count_events(query: &str, max_time: f64) -> Reply {
     let counted = (|| {
-        let limits = limits(max_time);
-        let mut params = Params::parse((!query.is_empty()).then_some(query));
-        let problem = take_problem(&mut params)?;
-        let time_limit = params.time_limit(limits.max_time, None, true)?;
-        params.finish()?;
-        let started = Instant::now();
-        let control = Control::with_deadline(started + time_limit).with_observer(report);
+        let (problem, started, control) = count_query(query, max_time)?;
         let count =
             nqueens::count(&problem, &control).ok_or_else(|| count_timed_out(&control, started))?;
         let mut line = Vec::new();
@@ -118,6 +124,19 @@ pub fn count_events(query: &str, max_time: f64) -> Reply {
     reply(counted, api::JSON_LINES)
 }
 
+/// A count's query (`n`, `fix`, `time_limit` of at most `max_time` seconds): its board, when
+/// it started, and the control of its time limit that reports its progress.
+fn count_query(query: &str, max_time: f64) -> Result<(Problem, Instant, Control), ApiError> {
+    let limits = limits(max_time);
+    let mut params = Params::parse((!query.is_empty()).then_some(query));
+    let problem = take_problem(&mut params)?;
+    let time_limit = params.time_limit(limits.max_time, None, true)?;
+    params.finish()?;
+    let started = Instant::now();
+    let control = Control::with_deadline(started + time_limit).with_observer(report);
+    Ok((problem, started, control))
+}
+
 /// One shard of an empty board's count, for several workers that share a count (the
 /// command line's `nqueens count N --shard I/K`): the query's `n` and `time_limit` (no `fix`),
 /// progress as [`count_events`] reports it (this shard's parts), and the placements the
@@ -126,11 +145,7 @@ pub fn count_events(query: &str, max_time: f64) -> Reply {
 #[wasm_bindgen]
 pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply {
     let counted = (|| {
-        let limits = limits(max_time);
-        let mut params = Params::parse((!query.is_empty()).then_some(query));
-        let problem = take_problem(&mut params)?;
-        let time_limit = params.time_limit(limits.max_time, None, true)?;
-        params.finish()?;
+        let (problem, started, control) = count_query(query, max_time)?;
         if !problem.given().is_empty() {
             return Err(ApiError::bad(
                 "a count split into shards takes an empty board",
@@ -138,8 +153,6 @@ pub fn count_shard(query: &str, index: u32, shards: u32, max_time: f64) -> Reply
         }
         let spec = shard::Spec::new(index.into(), shards.into())
             .map_err(|e| ApiError::bad(format!("shard: {e}")))?;
-        let started = Instant::now();
-        let control = Control::with_deadline(started + time_limit).with_observer(report);
         let counted = shard::count(problem.n(), spec, &control)
             .ok_or_else(|| count_timed_out(&control, started))?;
         Ok::<_, ApiError>(counted.tally.count.to_string().into_bytes())
@@ -175,6 +188,19 @@ pub fn count_timed_out_shared(seconds: f64, done: f64, total: f64) -> Reply {
     )
 }
 
+/// The N-queens count's kernels ([`nqueens::band::kernel::check`]) checked in this module
+/// against the definition on random lists drawn from `seed`: `"ok: Simd128, 1200 lists"`
+/// (the kernel the count uses here, and the lists checked), or the first disagreement. For
+/// the tests (`web/test.mjs`): the WebAssembly SIMD kernel is only compiled for the browser.
+#[wasm_bindgen]
+pub fn check_kernels(seed: u32) -> String {
+    use nqueens::band::kernel::{Kernel, check};
+    match check(seed.into()) {
+        Ok(lists) => format!("ok: {:?}, {lists} lists", Kernel::detect()),
+        Err(why) => why,
+    }
+}
+
 /// The reply of `body` (of this content type) or of its refusal.
 fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
     match answered {
@@ -183,14 +209,7 @@ fn reply(answered: Result<Vec<u8>, ApiError>, content_type: &str) -> Reply {
             content_type: content_type.to_string(),
             body,
         },
-        Err(e) => {
-            let refusal = api::Reply::refusal(&e);
-            Reply {
-                status: refusal.status,
-                content_type: refusal.content_type.to_string(),
-                body: refusal.body,
-            }
-        }
+        Err(e) => api::Reply::refusal(&e).into(),
     }
 }
 
@@ -209,6 +228,11 @@ mod tests {
         let reply = answer("/api/nqueens/count", "n=8&time_limit=20", b"", 30.0);
         assert_eq!(reply.status, 200);
         assert_eq!(answer("/api/none", "", b"", f64::NAN).status, 404);
+    }
+
+    #[test]
+    fn the_kernels_count_as_the_definition() {
+        assert!(check_kernels(3).starts_with("ok: "), "{}", check_kernels(3));
     }
 
     #[test]

@@ -60,6 +60,8 @@ mod plan;
 #[cfg(test)]
 mod reference;
 pub(crate) mod side;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 mod tally;
 #[cfg(test)]
 mod tests;

@@ -401,13 +401,21 @@ impl<W: Word> Side<W> {
     }
 
     /// Writes to `out` the footprint of every side on `set` (a row set of `s` of the `2s`
-    /// free rows, as row indices). Uses AVX-512 when `fast` and the processor has it.
+    /// free rows, as row indices). Uses AVX-512 when `fast` and the processor has it, and
+    /// WebAssembly SIMD when `fast` in a module built with it.
     pub fn sides_on(&self, ranks: &Ranks, set: u32, fast: bool, out: &mut Vec<W>) {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if fast && super::word::avx512_available() {
             // SAFETY: the processor has the features of `avx512_available`, checked just above.
             unsafe { self.sides_on_avx512(ranks, set, out) };
+            return;
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if fast {
+            self.groups_on(ranks, set, |o, f, ab, ba| {
+                W::complete_simd128(o, f, ab, ba, out);
+            });
             return;
         }
         let _ = fast;

@@ -70,6 +70,20 @@ pub trait Word:
     /// The processor has AVX-512F, VPOPCNTDQ and VBMI, and GFNI ([`planes_available`]).
     #[cfg(target_arch = "x86_64")]
     unsafe fn pairs_planes(small: &[Self], large: &[Self]) -> u64;
+
+    /// [`Word::pairs_avx512`] in WebAssembly SIMD (the plain loop for `u64`).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn pairs_simd128(w: &[Self], e: &[Self]) -> u64;
+
+    /// [`Word::complete_avx512`] in WebAssembly SIMD.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn complete_simd128(
+        o: &[Self],
+        f: &[Self],
+        ab: Option<Completion<Self>>,
+        ba: Option<Completion<Self>>,
+        out: &mut Vec<Self>,
+    );
 }
 
 /// Whether the processor runs the AVX-512 code of the band ([`Word::pairs_avx512`],
@@ -145,6 +159,22 @@ impl Word for u32 {
         // SAFETY: the caller's processor has the features of `planes_available`.
         unsafe { planes32(small, large) }
     }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn complete_simd128(
+        o: &[u32],
+        f: &[u32],
+        ab: Option<Completion<u32>>,
+        ba: Option<Completion<u32>>,
+        out: &mut Vec<u32>,
+    ) {
+        super::simd128::complete32(o, f, ab, ba, out);
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn pairs_simd128(w: &[u32], e: &[u32]) -> u64 {
+        super::simd128::pairs32(w, e)
+    }
 }
 
 impl Word for u64 {
@@ -186,6 +216,22 @@ impl Word for u64 {
     unsafe fn pairs_planes(small: &[u64], large: &[u64]) -> u64 {
         // SAFETY: the caller's processor has the features of `planes_available`.
         unsafe { planes64(small, large) }
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn complete_simd128(
+        o: &[u64],
+        f: &[u64],
+        ab: Option<Completion<u64>>,
+        ba: Option<Completion<u64>>,
+        out: &mut Vec<u64>,
+    ) {
+        super::simd128::complete64(o, f, ab, ba, out);
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn pairs_simd128(w: &[u64], e: &[u64]) -> u64 {
+        super::kernel::plain(w, e)
     }
 }
 

@@ -175,20 +175,27 @@ function lines(answer) {
   return answer.split('\n').filter((line) => line.length > 0);
 }
 
-/** POSTs `body` (a judge input) and returns the answer's text. */
+/**
+ * POSTs `body` (a judge input) and returns the answer's text. `init.signal` stops the request
+ * (in the browser, the worker is ended at once); `init.onProgress({done, total})` is told, in
+ * the browser, after each unit of the optimisers' work: a test of `showdown` answered, a board
+ * of `nqueens/best` proven (the server's transport answers without progress).
+ */
 export async function text(path, body, params, init = {}) {
-  return request(path, params, { method: 'POST', body, type: 'text/plain', signal: init.signal });
+  return request(path, params, {
+    method: 'POST', body, type: 'text/plain', signal: init.signal, onProgress: init.onProgress,
+  });
 }
 
-/** POSTs `body` and returns the answer's JSON Lines as objects, and the raw lines. */
+/** POSTs `body` and returns the answer's JSON Lines as objects, and the raw lines (`init` as for `text`). */
 export async function jsonLines(path, body, params, init) {
   const found = lines(await text(path, body, params, init));
   return { objects: found.map((line) => JSON.parse(line)), lines: found };
 }
 
-/** GETs `path` with `params` and returns the answer's text. */
+/** GETs `path` with `params` and returns the answer's text (`init` as for `text`). */
 export async function get(path, params, init = {}) {
-  return request(path, params, { method: 'GET', signal: init.signal });
+  return request(path, params, { method: 'GET', signal: init.signal, onProgress: init.onProgress });
 }
 
 /** GETs `path` with `params` and returns the answer's JSON Lines as objects. */
