@@ -297,7 +297,8 @@ pub fn limit_reason(verdict: Verdict, o: &Outcome, limits: &Limits) -> String {
             o.exit_text()
         ),
         Verdict::RuntimeError if o.killed == Some(run::Killed::KeeperLost) => format!(
-            "the keeper holding the run was killed (by the program or from outside), and              the run ended with it ({})",
+            "the keeper holding the run was killed (by the program or from outside), and \
+             the run ended with it ({})",
             o.exit_text()
         ),
         Verdict::TimeLimit => format!(

@@ -218,6 +218,149 @@ fn children_the_kernel_reaps_itself_have_their_cpu_time_counted() {
 }
 
 #[test]
+fn a_thread_that_executes_neither_hides_cpu_time_nor_ends_the_program() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("exec-thread");
+    // Children the kernel reaps itself, each burning 50 ms in its first thread and then
+    // replaced by an `execve` from a second thread (which ends the first): 30 of them, 1.5 s
+    // in all under a limit of 0.5 s.
+    let script = python(
+        own.path(),
+        "hide.py",
+        "import os, signal, threading, time\n\
+         signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n\
+         for _ in range(30):\n\
+         \x20   if os.fork() == 0:\n\
+         \x20       start = time.process_time()\n\
+         \x20       while time.process_time() - start < 0.05:\n\
+         \x20           pass\n\
+         \x20       threading.Thread(target=os.execv, args=('/bin/true', ['true'])).start()\n\
+         \x20       time.sleep(5)\n\
+         \x20   time.sleep(0.06)\n\
+         os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("exec-thread");
+    let args = [
+        "--read-only",
+        opened,
+        "--time-limit",
+        "0.5",
+        "--idle-limit",
+        "30",
+    ];
+    let (_, lines) = judge(&mark, dir.path(), &args, &script);
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "TLE", "{line}");
+    }
+    // An honest program whose helper thread executes the answer: the threads the `execve`
+    // ends are not the program's end.
+    let script = python(
+        own.path(),
+        "honest.py",
+        "import os, threading\n\
+         cp = os.environ['CP']\n\
+         threading.Thread(target=os.execv, args=(cp, [cp, 'queens'])).start()\n\
+         threading.Event().wait()\n",
+    );
+    let (_, lines) = judge(&mark, dir.path(), &args, &script);
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "AC", "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "exec-thread");
+}
+
+#[test]
+fn a_child_its_parent_left_unreaped_is_counted_once() {
+    if !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("unreaped");
+    // A child burns 0.6 s and ends; its parent never waits for it and executes the answer,
+    // which ends with the child still a zombie: it comes to the keeper a second time.
+    let script = python(
+        own.path(),
+        "unreaped.py",
+        "import os, time\n\
+         if os.fork() == 0:\n\
+         \x20   start = time.process_time()\n\
+         \x20   while time.process_time() - start < 0.6:\n\
+         \x20       pass\n\
+         \x20   os._exit(0)\n\
+         time.sleep(1.5)\n\
+         os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("unreaped");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &[
+            "--read-only",
+            opened,
+            "--time-limit",
+            "1",
+            "--idle-limit",
+            "10",
+        ],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "AC", "{line}");
+        let cpu = line["cpu_seconds"].as_f64().unwrap();
+        assert!((0.55..0.95).contains(&cpu), "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "unreaped");
+}
+
+#[test]
+fn a_memory_cgroup_full_of_pipes_is_a_memory_limit_not_a_lost_keeper() {
+    let memory_cgroup = crate::sandbox::parts()
+        .iter()
+        .any(|p| p == "memory-limit-cgroup");
+    if !memory_cgroup || !have("python3") {
+        return;
+    }
+    let dir = tests();
+    let own = scratch("pipes-oom");
+    // Two processes, each filling 28 pipes of 1 MiB: kernel memory the cgroup counts and no
+    // resident set shows (the keeper's is larger), under a limit of 32 MiB.
+    let script = python(
+        own.path(),
+        "pipes.py",
+        "import fcntl, os, time\n\
+         os.fork()\n\
+         held = []\n\
+         for _ in range(28):\n\
+         \x20   r, w = os.pipe()\n\
+         \x20   fcntl.fcntl(w, 1031, 1 << 20)\n\
+         \x20   os.set_blocking(w, False)\n\
+         \x20   try:\n\
+         \x20       os.write(w, b'x' * (1 << 20))\n\
+         \x20   except BlockingIOError:\n\
+         \x20       pass\n\
+         \x20   held.append((r, w))\n\
+         time.sleep(2)\n",
+    );
+    let opened = own.path().to_str().unwrap();
+    let mark = Mark::new("pipes-oom");
+    let (_, lines) = judge(
+        &mark,
+        dir.path(),
+        &["--read-only", opened, "--memory-limit", "32"],
+        &script,
+    );
+    for line in &lines[..2] {
+        assert_eq!(line["verdict"], "MLE", "{line}");
+    }
+    mark.assert_none_left(Duration::from_secs(1), "pipes-oom");
+}
+
+#[test]
 fn workers_left_holding_memory_have_it_counted() {
     if !have("python3") {
         return;

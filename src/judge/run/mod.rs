@@ -249,6 +249,7 @@ pub fn run(
         samples: vec![(started, Duration::ZERO)],
         last_cpu: None,
         counted: Duration::ZERO,
+        activity: state::Activity::default(),
         exiting: false,
         executed: false,
         program_peak: 0,

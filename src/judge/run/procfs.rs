@@ -117,23 +117,28 @@ pub fn descendants(pid: libc::pid_t) -> Vec<libc::pid_t> {
     found
 }
 
-/// The time the threads of `pid` and of its living descendants have spent ready to run but
-/// waiting for a core (`/proc/PID/task/TID/schedstat`, where the kernel has it).
-pub fn tree_waiting(pid: libc::pid_t) -> Duration {
-    let mut total = 0u64;
+/// The threads of `pid` and of its living descendants, each with the time it has run or
+/// spent ready to run but waiting for a core, in nanoseconds (`/proc/PID/task/TID/schedstat`,
+/// where the kernel has it).
+pub fn tree_tasks_activity(pid: libc::pid_t) -> Vec<(libc::pid_t, u64)> {
+    let mut found = Vec::new();
     let mut todo = vec![pid];
     let mut seen = 0;
     while let Some(p) = todo.pop() {
         seen += 1;
         if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
             for task in tasks.filter_map(Result::ok).take(MAX_TREE) {
+                let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else {
+                    continue;
+                };
                 let path = task.path().join("schedstat");
                 if let Some(text) = read(&path.to_string_lossy()) {
-                    total += text
+                    let active = text
                         .split_whitespace()
-                        .nth(1)
-                        .and_then(|w| w.parse::<u64>().ok())
-                        .unwrap_or(0);
+                        .take(2)
+                        .filter_map(|w| w.parse::<u64>().ok())
+                        .sum();
+                    found.push((tid, active));
                 }
             }
         }
@@ -141,7 +146,7 @@ pub fn tree_waiting(pid: libc::pid_t) -> Duration {
             todo.extend(children(p));
         }
     }
-    Duration::from_nanos(total)
+    found
 }
 
 /// The memory the processes below `pid` (and `pid` itself with `own`) use now, in bytes:

@@ -62,6 +62,12 @@ pub(super) fn prepare(
         let size = limits
             .memory
             .map_or("25%".to_string(), |m| (m / 2).max(1 << 20).to_string());
+        // Files, empty ones too, hold kernel memory (about a KiB each, which no memory watch
+        // sees): one per 16 KiB of the tmpfs at most.
+        let inodes = limits
+            .memory
+            .map_or(1 << 16, |m| (m / 2 / (16 << 10)).max(1024));
+        let size = format!("{size},nr_inodes={inodes}");
         steps.scratch(Path::new("/tmp"), &size);
         for dir in sandbox::SYSTEM {
             if std::fs::symlink_metadata(dir).is_ok() {

@@ -28,6 +28,11 @@ pub(super) struct State {
     /// The CPU time of the run's tasks that ended, each counted by the keeper as it reaped
     /// it (with every process traced): it holds what no parent's times show.
     pub(super) counted: Duration,
+    /// Where no cgroup measures it, the run's activity summed sample by sample: each sample
+    /// adds what its living threads ran or waited for a core since the last (a thread's
+    /// figure ends with it, so a sum over the living ones would fall as threads end), or the
+    /// growth of the CPU time when that is more (the time of processes too short to be seen).
+    pub(super) activity: Activity,
     /// The program stopped at its exit and waits for the judge's word.
     pub(super) exiting: bool,
     /// The program has executed (it is traced): its resident peak is its own from then on,
@@ -178,7 +183,7 @@ impl State {
     /// The run's CPU time now, and its activity (the CPU time and the time spent waiting for
     /// a core): the cgroup's, or the program's process tree's.
     pub(super) fn cpu_now(
-        &self,
+        &mut self,
         child: &spawn::Child,
         layers: &Layers,
     ) -> Option<(Duration, Duration)> {
@@ -192,12 +197,14 @@ impl State {
         #[cfg(target_os = "linux")]
         if layers.pid_namespace && self.executed {
             let cpu = procfs::tree_cpu(child.keeper, false)?.max(self.counted);
-            return Some((cpu, cpu + procfs::tree_waiting(child.keeper)));
+            let tasks = procfs::tree_tasks_activity(child.keeper);
+            return Some((cpu, self.activity.add(cpu, &tasks)));
         }
         #[cfg(target_os = "linux")]
         if self.program_pid > 0 {
             let cpu = procfs::tree_cpu(self.program_pid, true)?.max(self.counted);
-            return Some((cpu, cpu + procfs::tree_waiting(self.program_pid)));
+            let tasks = procfs::tree_tasks_activity(self.program_pid);
+            return Some((cpu, self.activity.add(cpu, &tasks)));
         }
         None
     }
@@ -287,5 +294,57 @@ impl State {
         if !busy {
             self.kill(Killed::Idle, child, layers);
         }
+    }
+}
+
+/// A run's activity (CPU time and time waiting for a core), summed sample by sample.
+#[derive(Default)]
+pub(super) struct Activity {
+    /// Each thread's figure at the last sample, in nanoseconds.
+    tasks: std::collections::HashMap<libc::pid_t, u64>,
+    /// The most CPU time seen.
+    cpu: Duration,
+    total: Duration,
+}
+
+impl Activity {
+    /// Adds a sample: the run's CPU time and its living threads' figures. Returns the sum.
+    pub(super) fn add(&mut self, cpu: Duration, tasks: &[(libc::pid_t, u64)]) -> Duration {
+        let threads: u64 = tasks
+            .iter()
+            .map(|&(tid, now)| now.saturating_sub(self.tasks.get(&tid).copied().unwrap_or(0)))
+            .sum();
+        let more = Duration::from_nanos(threads).max(cpu.saturating_sub(self.cpu));
+        self.tasks = tasks.iter().copied().collect();
+        self.cpu = self.cpu.max(cpu);
+        self.total += more;
+        self.total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn activity_never_falls_when_threads_end() {
+        let mut activity = Activity::default();
+        let ms = Duration::from_millis;
+        // Two threads of 300 ms each (run and waited), then one of them ends: the sum stays,
+        // and grows by what the one left does next.
+        assert_eq!(activity.add(ms(0), &[(1, 0), (2, 0)]), ms(0));
+        assert_eq!(
+            activity.add(ms(400), &[(1, 300_000_000), (2, 300_000_000)]),
+            ms(600)
+        );
+        assert_eq!(activity.add(ms(400), &[(1, 300_000_000)]), ms(600));
+        assert_eq!(activity.add(ms(500), &[(1, 450_000_000)]), ms(750));
+        // Processes too short to be seen: the CPU time's growth counts when it is more.
+        assert_eq!(activity.add(ms(900), &[(1, 460_000_000)]), ms(1150));
+        // A new thread counts from nothing.
+        assert_eq!(
+            activity.add(ms(900), &[(1, 460_000_000), (7, 20_000_000)]),
+            ms(1170)
+        );
     }
 }

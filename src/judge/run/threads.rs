@@ -42,6 +42,18 @@ impl Threads {
         }
     }
 
+    /// The program's threads (its first, `pid`, included) other than `tid`, living or not
+    /// yet reaped.
+    pub(super) fn others(
+        &self,
+        pid: libc::pid_t,
+        tid: libc::pid_t,
+    ) -> impl Iterator<Item = libc::pid_t> + '_ {
+        std::iter::once(pid)
+            .chain(self.tids[..self.len].iter().map(|t| t.abs()))
+            .filter(move |&t| t != tid && t > 0)
+    }
+
     /// Whether `tid` is one of the program's threads (its first, `pid`, included).
     pub(super) fn contains(&self, pid: libc::pid_t, tid: libc::pid_t) -> bool {
         tid == pid || self.tids[..self.len].iter().any(|&t| t == tid || t == -tid)

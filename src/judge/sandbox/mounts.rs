@@ -107,9 +107,9 @@ impl Steps {
         steps
     }
 
-    /// A writable tmpfs of at most `size` (bytes, or a share of the memory: `50%`) at `at`
-    /// (absolute, as the program sees it), which every user may write (mode 1777, as `/tmp`
-    /// is).
+    /// A writable tmpfs of at most `size` (bytes, or a share of the memory: `50%`, and more
+    /// options after a comma: `nr_inodes=N`) at `at` (absolute, as the program sees it), which
+    /// every user may write (mode 1777, as `/tmp` is).
     pub fn scratch(&mut self, at: &Path, size: &str) {
         self.mkdir_all(at);
         self.steps.push(Step::Tmpfs {

@@ -14,7 +14,7 @@ use super::message::CAPABILITIES_STEP;
 use super::message::{EXEC_FAILED, NPROC_STEP, USER_STEP, errno, send, setup_failed};
 #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
 use super::message::{SECCOMP_STEP, SETUP_FAILED};
-use super::userns::{become_root_of_namespace, unshare_user};
+use super::userns::{become_root_of_namespace, unshare_user, write_file};
 use super::{Plan, UNLIMITED, exit_child};
 
 /// A limit of `soft` and `hard` ([`UNLIMITED`]: none).
@@ -49,6 +49,11 @@ pub(super) unsafe fn program(plan: &Plan<'_>) -> ! {
     // Safety: system calls on prepared data, then execve or _exit.
     unsafe {
         let _ = rustix::process::setsid();
+        // The first the kernel's OOM killer picks, in the run's memory cgroup as on the host:
+        // never the keeper (which holds a copy of the judge's memory, often the largest
+        // resident set of the run) while a process of the program is left. (Raising it needs
+        // no privilege; the program may lower it back to the default, no further.)
+        let _ = write_file(c"/proc/self/oom_score_adj", b"1000");
         // A root judge's program: a user namespace of its own, whose maps the keeper writes
         // at the stop below.
         if plan.program_user.is_some()

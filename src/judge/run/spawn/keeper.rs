@@ -358,8 +358,15 @@ unsafe fn traced_stop(
         }
         if event == libc::PTRACE_EVENT_EXIT {
             // After the program's end, the threads it took with it stop too: let them go.
+            // A thread ended by another's `execve` (the program goes on as the new image):
+            // let go, as one that ends itself.
+            let replaced = program
+                && reaped.on
+                && threads.others(pid, tid).any(reaped::in_execve)
+                && !threads.exit_ends_program(pid, tid, Some(libc::SYS_exit));
             if !program
                 || threads.ended
+                || replaced
                 || !threads.exit_ends_program(pid, tid, threads::syscall_of(tid))
             {
                 cont(0);

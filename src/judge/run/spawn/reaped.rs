@@ -7,11 +7,13 @@
 //! so reaped used seconds of CPU that no count showed.
 //!
 //! So the keeper traces every process of the run (`PTRACE_O_TRACEFORK`, `TRACEVFORK`,
-//! `TRACECLONE`: each thread and process the program makes, and theirs). A traced task that
+//! `TRACECLONE`: each thread and process the program makes, and theirs). A traced process that
 //! ends is a zombie that only its tracer may reap first, whatever its parent's `SIGCHLD`: the
-//! keeper looks at it before reaping it (`waitid` with `WNOWAIT`), reads the CPU time that
-//! task alone ran (`/proc/PID/schedstat`, in nanoseconds) and adds it up. Every task of the
-//! run passes there once: the sum is the run's CPU time, however its processes were reaped.
+//! keeper looks at it before reaping it (`waitid` with `WNOWAIT`), reads the CPU time its
+//! threads ran, those that ended before it included (its process CPU clock, in nanoseconds:
+//! a thread that an `execve` of another thread replaced counts there too), and adds it up.
+//! Every process of the run passes there once: the sum is the run's CPU time, however its
+//! processes were reaped. (A thread's own end adds nothing: it is in its process's clock.)
 //! What `wait4` reports is still counted, for the keeper's own children only (the others'
 //! times reach it through their parents): the run's time is the larger of the two.
 //!
@@ -57,9 +59,9 @@ impl Reaped {
         }
     }
 
-    /// Whether ended tasks can be counted here: the keeper's `/proc` shows its own PID
-    /// namespace (`/proc/self` is its own pid) and tells a task's CPU time (a kernel without
-    /// scheduler statistics shows zeros). Sets [`Reaped::on`] to the answer.
+    /// Whether ended processes can be counted here: the keeper's `/proc` shows its own PID
+    /// namespace (`/proc/self` is its own pid; a process's parent is read there) and a
+    /// process's CPU clock can be read. Sets [`Reaped::on`] to the answer.
     pub(super) fn start(&mut self) -> bool {
         let own = rustix::process::getpid().as_raw_nonzero().get();
         let mut buffer = [0u8; 32];
@@ -77,15 +79,23 @@ impl Reaped {
             .map(|n| &buffer[..n.min(buffer.len())]);
         let ours = link.and_then(parse_number) == Some(own as u64);
         self.own = own;
-        self.on = ours && runtime(own).is_some_and(|ns| ns > 0);
+        self.on = ours && process_runtime(own).is_some_and(|ns| ns > 0);
         self.on
     }
 
     /// Task `pid` ended (a zombie, not yet reaped): what the keeper knows of it.
     pub(super) fn ended(&self, pid: libc::pid_t) -> Ended {
+        let (parent, tracer) = parent_and_tracer(pid).unzip();
         Ended {
-            ran: runtime(pid),
-            keepers_own: parent(pid).is_none_or(|p| p == self.own),
+            // Counted while the keeper traces it: a process it reaped as its tracer, whose
+            // parent then ended before reaping it, comes back to the keeper (its new parent)
+            // untraced, and is not counted twice.
+            ran: if tracer == Some(self.own) {
+                process_runtime(pid)
+            } else {
+                None
+            },
+            keepers_own: parent.is_none_or(|p| p == self.own),
         }
     }
 
@@ -147,6 +157,16 @@ pub(super) unsafe fn next() -> Next {
     }
 }
 
+/// Whether task `tid` is in `execve` (or `execveat`) now: the first field of
+/// `/proc/TID/syscall`. An `execve` ends every other thread of its process, each of which
+/// stops at its exit like a thread that ends the program.
+pub(super) fn in_execve(tid: libc::pid_t) -> bool {
+    let mut buffer = [0u8; 256];
+    read_proc(tid, b"syscall", &mut buffer)
+        .and_then(parse_number)
+        .is_some_and(|nr| nr == libc::SYS_execve as u64 || nr == libc::SYS_execveat as u64)
+}
+
 /// Reads `/proc/PID/NAME` into `buffer`: the bytes read.
 fn read_proc<'b>(pid: libc::pid_t, name: &[u8], buffer: &'b mut [u8]) -> Option<&'b [u8]> {
     let mut path = [0u8; 64];
@@ -161,30 +181,43 @@ fn read_proc<'b>(pid: libc::pid_t, name: &[u8], buffer: &'b mut [u8]) -> Option<
     Some(&buffer[..n])
 }
 
-/// The CPU time task `pid` ran, in nanoseconds: the first field of `/proc/PID/schedstat`
-/// (the task's own, not its thread group's).
-fn runtime(pid: libc::pid_t) -> Option<u64> {
-    let mut buffer = [0u8; 128];
-    let text = read_proc(pid, b"schedstat", &mut buffer)?;
-    parse_number(text.split(|&b| b == b' ').next()?)
+/// The CPU time process `pid` ran, in nanoseconds: all its threads', those that ended
+/// included (its process CPU clock, which the kernel lets any process read). `None` for a
+/// thread that is not the first of its process, or a pid that is gone.
+fn process_runtime(pid: libc::pid_t) -> Option<u64> {
+    // Safety: clock_getcpuclockid and clock_gettime write a clock id and a timespec into
+    // the ones on this stack (system calls only).
+    unsafe {
+        let mut clock: libc::clockid_t = 0;
+        if libc::clock_getcpuclockid(pid, &mut clock) != 0 {
+            return None;
+        }
+        let mut time: libc::timespec = std::mem::zeroed();
+        if libc::clock_gettime(clock, &mut time) != 0 {
+            return None;
+        }
+        Some(time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
+    }
 }
 
-/// The parent of task `pid`: the fourth field of `/proc/PID/stat` (after the name in
-/// parentheses, which may hold anything but ends at the last `)`).
-fn parent(pid: libc::pid_t) -> Option<libc::pid_t> {
-    let mut buffer = [0u8; 1024];
-    let text = read_proc(pid, b"stat", &mut buffer)?;
-    parent_in_stat(text)
+/// The parent and the tracer (0 for none) of task `pid`, from `/proc/PID/status`.
+fn parent_and_tracer(pid: libc::pid_t) -> Option<(libc::pid_t, libc::pid_t)> {
+    let mut buffer = [0u8; 2048];
+    ids_in_status(read_proc(pid, b"status", &mut buffer)?)
 }
 
-/// The parent's pid in the text of a `/proc/PID/stat`.
-fn parent_in_stat(text: &[u8]) -> Option<libc::pid_t> {
-    let end = text.iter().rposition(|&b| b == b')')?;
-    let mut fields = text[end + 1..]
-        .split(|&b| b == b' ')
-        .filter(|f| !f.is_empty());
-    let _state = fields.next()?;
-    parse_number(fields.next()?).and_then(|p| libc::pid_t::try_from(p).ok())
+/// The `PPid:` and `TracerPid:` of the text of a `/proc/PID/status`.
+fn ids_in_status(text: &[u8]) -> Option<(libc::pid_t, libc::pid_t)> {
+    let field = |name: &[u8]| {
+        text.split(|&b| b == b'\n')
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| {
+                let start = rest.iter().position(|b| b.is_ascii_digit())?;
+                parse_number(&rest[start..])
+            })
+            .and_then(|n| libc::pid_t::try_from(n).ok())
+    };
+    Some((field(b"PPid:")?, field(b"TracerPid:")?))
 }
 
 /// A decimal number, its end at the first byte that is not a digit (a newline).
@@ -204,11 +237,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_parent_is_read_after_the_last_parenthesis() {
-        assert_eq!(parent_in_stat(b"42 (sh) S 7 42 42 0 -1"), Some(7));
-        assert_eq!(parent_in_stat(b"42 (a) b) (c) Z 1 42 42 0"), Some(1));
-        assert_eq!(parent_in_stat(b"42 (x"), None);
-        assert_eq!(parent_in_stat(b"42 (x) S"), None);
+    fn the_parent_and_the_tracer_are_read_from_the_status() {
+        let status = b"Name:\tsh\nState:\tZ (zombie)\nPid:\t42\nPPid:\t7\nTracerPid:\t1\n";
+        assert_eq!(ids_in_status(status), Some((7, 1)));
+        assert_eq!(ids_in_status(b"PPid:\t7\n"), None);
+        assert_eq!(ids_in_status(b"PPid:\t7\nTracerPid:\t0\n"), Some((7, 0)));
     }
 
     #[test]
@@ -220,22 +253,23 @@ mod tests {
     }
 
     #[test]
-    fn this_thread_reads_its_own_runtime_and_its_process_its_parent() {
-        // This test's thread (not the process's first): /proc/TID is each task's own.
+    fn a_process_reads_its_cpu_clock_and_its_parent() {
+        let me = std::process::id() as libc::pid_t;
+        // This test's thread, not the process's first: a thread has no process clock.
         let tid = rustix::thread::gettid().as_raw_nonzero().get();
-        let before = runtime(tid).expect("/proc/TID/schedstat");
+        if tid != me {
+            assert_eq!(process_runtime(tid), None);
+        }
+        let before = process_runtime(me).expect("the process's CPU clock");
         let start = std::time::Instant::now();
         let mut spin = 0u64;
         while start.elapsed() < std::time::Duration::from_millis(30) {
             spin = std::hint::black_box(spin.wrapping_add(1));
         }
-        let after = runtime(tid).expect("/proc/TID/schedstat");
-        // A kernel without scheduler statistics shows zeros.
-        if before > 0 {
-            assert!(after >= before + 10_000_000, "{before} then {after} ns");
-        }
-        let me = std::process::id() as libc::pid_t;
-        let parent = parent(me).expect("the parent of this test process");
+        let after = process_runtime(me).expect("the process's CPU clock");
+        assert!(after >= before + 10_000_000, "{before} then {after} ns");
+        let (parent, tracer) = parent_and_tracer(me).expect("the ids of this test process");
         assert_eq!(parent as u32, std::os::unix::process::parent_id());
+        assert_eq!(tracer, 0);
     }
 }
