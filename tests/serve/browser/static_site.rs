@@ -232,7 +232,10 @@ impl Sites<'_> {
             .client
             .execute("return document.documentElement.dataset.transport;", vec![])
             .await?;
-        assert_eq!(transport, "worker", "the cold load answered through its worker");
+        assert_eq!(
+            transport, "worker",
+            "the cold load answered through its worker"
+        );
         let at = at.as_f64().unwrap_or(f64::MAX);
         eprintln!("static site: a cold load showed its first answer {at:.0} ms after navigation");
         assert!(
@@ -491,13 +494,12 @@ impl Sites<'_> {
         let stopped = stop_within(client, "showdown-stop", "showdown-detail").await?;
         assert!(stopped < 100.0, "the showdown's Stop took {stopped} ms");
         // The view has opened (the stop is not the link's fault) and is usable at once.
-        wait_for(
-            client,
-            "return document.body.dataset.ready === 'showdown';",
-        )
-        .await?;
+        wait_for(client, "return document.body.dataset.ready === 'showdown';").await?;
         assert_eq!(text_of(client, "state-error").await?, "");
-        assert!(is_disabled(client, "showdown-stop").await?, "Stop once stopped");
+        assert!(
+            is_disabled(client, "showdown-stop").await?,
+            "Stop once stopped"
+        );
         assert_eq!(text_of(client, "showdown-cost").await?, "\u{2014}");
         click_id(client, "showdown-sample").await?;
         let answered = timed(
@@ -506,7 +508,10 @@ impl Sites<'_> {
             "document.getElementById('showdown-checks').textContent === 'Every king is in check (verified by the judge).'",
         )
         .await?;
-        assert!(answered < 3000.0, "the sample took {answered} ms after Stop");
+        assert!(
+            answered < 3000.0,
+            "the sample took {answered} ms after Stop"
+        );
         assert_eq!(text_of(client, "showdown-detail").await?, "");
 
         // N-Queens' best placement on random weights of 30x30: unproven at the time limit.
@@ -518,10 +523,16 @@ impl Sites<'_> {
             "^the best placement on the weights: 0 of 1 board proven after (\\\\d+\\\\.\\\\d) s$",
         )
         .await?;
-        assert_eq!(text_of(client, "nqueens-result").await?, "searching\u{2026}");
+        assert_eq!(
+            text_of(client, "nqueens-result").await?,
+            "searching\u{2026}"
+        );
         let stopped = stop_within(client, "nqueens-cancel", "nqueens-result").await?;
         assert!(stopped < 100.0, "N-Queens' Stop took {stopped} ms");
-        assert!(is_disabled(client, "nqueens-cancel").await?, "Stop once stopped");
+        assert!(
+            is_disabled(client, "nqueens-cancel").await?,
+            "Stop once stopped"
+        );
         type_into(client, "nqueens-side", "8").await?;
         wait_for(
             client,
@@ -534,7 +545,10 @@ impl Sites<'_> {
             "/^\\d+$/.test(document.getElementById('nqueens-result').textContent)",
         )
         .await?;
-        assert!(answered < 3000.0, "the 8x8 best took {answered} ms after Stop");
+        assert!(
+            answered < 3000.0,
+            "the 8x8 best took {answered} ms after Stop"
+        );
         Ok(())
     }
 }
