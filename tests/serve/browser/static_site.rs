@@ -10,7 +10,12 @@
 //!   under a policy without it, or without the worker, the view says that the library could
 //!   not be loaded, and why;
 //! - a long count shows its progress from the worker and leaves the page's thread free, Stop
-//!   answers within 100 ms, and the fresh worker then counts again.
+//!   answers within 100 ms, and the fresh worker then counts again;
+//! - so do the optimisers: the showdown's (a 25x25 board of 313 kings, 300,000 steps) and
+//!   N-Queens' best placement (random weights on 30x30, which the time limit ends unproven):
+//!   a progress line that ticks while they run, Stop within 100 ms, and the next answer at once;
+//! - a cold load (a static server and an address the browser has never seen) shows the first
+//!   view's answer within 1 s of navigation, by the page's own clock.
 //!
 //! `.ci/web.sh` builds the site and runs this test with `STATIC_SITE` set (through
 //! `.ci/serve.sh`, which starts chromedriver). Without `STATIC_SITE`, chromedriver or python3
@@ -137,6 +142,10 @@ fn the_static_site_answers_as_serve_does() {
     let policy = page_policy(&site);
     assert!(policy.contains("'wasm-unsafe-eval'"), "{policy}");
     let statics = serve_static(&site, root.path(), &policy);
+    // A server of its own for the cold load: nothing from its address is in the browser's
+    // caches.
+    let cold_root = tempfile::tempdir().unwrap();
+    let cold = serve_static(&site, cold_root.path(), &policy);
     // A host whose policy forbids compiling WebAssembly.
     let strict_root = tempfile::tempdir().unwrap();
     let strict = serve_static(
@@ -158,19 +167,22 @@ fn the_static_site_answers_as_serve_does() {
     let server = Server::start_with_env(&[], &[("RAYON_NUM_THREADS", "1")]);
     let (served, statics_site) = (format!("{}/", server.base), statics.site.clone());
     let (strict_site, broken_site) = (strict.site.clone(), broken.site.clone());
+    let cold_site = cold.site.clone();
     browser.run(|client| async move {
         let sites = Sites {
             client: &client,
             served,
             statics: statics_site,
         };
+        sites.cold_load(&cold_site).await?;
         sites.same_answers().await?;
         sites.count_and_stop().await?;
+        sites.optimisers_stop().await?;
         sites.no_module(&strict_site, &broken_site).await?;
         Ok(())
     });
     server.stop(Duration::from_secs(10));
-    drop((statics, strict, broken));
+    drop((statics, strict, broken, cold));
 }
 
 /// The browser, and the page's address under `serve` and on the static server.
@@ -193,6 +205,46 @@ const SNAPSHOT: &str = "const view = arguments[0];
      };";
 
 impl Sites<'_> {
+    /// The first view opened on `site`, never visited: its answer (the worker started, the
+    /// module fetched and compiled, the sample solved and drawn) within 1 s of navigation,
+    /// read on the page's clock (`performance.now()`, from the navigation's start), polled
+    /// every 5 ms: an upper bound of when it appeared.
+    async fn cold_load(&self, site: &str) -> Result<(), Failure> {
+        let (view, check) = SOLVED[0];
+        self.client.goto("about:blank").await?;
+        self.client.goto(&format!("{site}#{view}")).await?;
+        let at = self
+            .client
+            .execute_async(
+                &format!(
+                    "const done = arguments[arguments.length - 1];
+                     const poll = () => {{
+                       if ({check}) done(performance.now());
+                       else if (performance.now() > 20000) done(null);
+                       else setTimeout(poll, 5);
+                     }};
+                     poll();"
+                ),
+                vec![],
+            )
+            .await?;
+        let transport = self
+            .client
+            .execute("return document.documentElement.dataset.transport;", vec![])
+            .await?;
+        assert_eq!(
+            transport, "worker",
+            "the cold load answered through its worker"
+        );
+        let at = at.as_f64().unwrap_or(f64::MAX);
+        eprintln!("static site: a cold load showed its first answer {at:.0} ms after navigation");
+        assert!(
+            at < 1000.0,
+            "a cold load showed its first answer {at} ms after navigation"
+        );
+        Ok(())
+    }
+
     /// Opens `base#hash` in a fresh page and waits until its view is ready.
     async fn open(&self, base: &str, hash: &str) -> Result<(), Failure> {
         let view = hash.split('?').next().unwrap_or(hash);
@@ -406,4 +458,165 @@ impl Sites<'_> {
         .await?;
         Ok(())
     }
+
+    /// The long optimisers on the static site: each shows a progress line that ticks (the
+    /// tests answered or boards proven, and the time), Stop ends it within 100 ms, and the
+    /// page then answers the next request at once (the stopped one would have held the worker
+    /// for seconds more).
+    async fn optimisers_stop(&self) -> Result<(), Failure> {
+        let client = self.client;
+        // The showdown: a 25x25 board with a king on every other square, 300,000 steps (the
+        // most the page allows there; about 4 s natively on one thread). Opened from a link,
+        // which solves while the view opens.
+        let rows: Vec<String> = (0..25)
+            .map(|r| {
+                (0..25)
+                    .map(|c| if (r + c) % 2 == 0 { '#' } else { '_' })
+                    .collect()
+            })
+            .collect();
+        let hash = format!(
+            "showdown?n=25&k={}&p=1,1,1,1,1,1,2,1&s=300000",
+            rows.join("/")
+        );
+        client.goto("about:blank").await?;
+        client.goto(&format!("{}#{hash}", self.statics)).await?;
+        ticks(
+            client,
+            "showdown-detail",
+            "^25x25 board, 313 kings: 0 of 1 test answered after (\\\\d+\\\\.\\\\d) s$",
+        )
+        .await?;
+        assert!(
+            !is_disabled(client, "showdown-stop").await?,
+            "Stop is enabled while the optimiser runs"
+        );
+        let stopped = stop_within(client, "showdown-stop", "showdown-detail").await?;
+        assert!(stopped < 100.0, "the showdown's Stop took {stopped} ms");
+        // The view has opened (the stop is not the link's fault) and is usable at once.
+        wait_for(client, "return document.body.dataset.ready === 'showdown';").await?;
+        assert_eq!(text_of(client, "state-error").await?, "");
+        assert!(
+            is_disabled(client, "showdown-stop").await?,
+            "Stop once stopped"
+        );
+        assert_eq!(text_of(client, "showdown-cost").await?, "\u{2014}");
+        click_id(client, "showdown-sample").await?;
+        let answered = timed(
+            client,
+            "document.getElementById('showdown-solve').click();",
+            "document.getElementById('showdown-checks').textContent === 'Every king is in check (verified by the judge).'",
+        )
+        .await?;
+        assert!(
+            answered < 3000.0,
+            "the sample took {answered} ms after Stop"
+        );
+        assert_eq!(text_of(client, "showdown-detail").await?, "");
+
+        // N-Queens' best placement on random weights of 30x30: unproven at the time limit.
+        self.open(&self.statics, "nqueens?n=30").await?;
+        click_id(client, "nqueens-best").await?;
+        ticks(
+            client,
+            "nqueens-detail",
+            "^the best placement on the weights: 0 of 1 board proven after (\\\\d+\\\\.\\\\d) s$",
+        )
+        .await?;
+        assert_eq!(
+            text_of(client, "nqueens-result").await?,
+            "searching\u{2026}"
+        );
+        let stopped = stop_within(client, "nqueens-cancel", "nqueens-result").await?;
+        assert!(stopped < 100.0, "N-Queens' Stop took {stopped} ms");
+        assert!(
+            is_disabled(client, "nqueens-cancel").await?,
+            "Stop once stopped"
+        );
+        type_into(client, "nqueens-side", "8").await?;
+        wait_for(
+            client,
+            "return document.querySelectorAll('#nqueens-board .sq').length === 64;",
+        )
+        .await?;
+        let answered = timed(
+            client,
+            "document.getElementById('nqueens-best').click();",
+            "/^\\d+$/.test(document.getElementById('nqueens-result').textContent)",
+        )
+        .await?;
+        assert!(
+            answered < 3000.0,
+            "the 8x8 best took {answered} ms after Stop"
+        );
+        Ok(())
+    }
+}
+
+/// Waits until the text of `id` matches `pattern` (a JavaScript regular expression whose first
+/// group is seconds) with at least half a second: the line has ticked while the work runs.
+async fn ticks(client: &Client, id: &str, pattern: &str) -> Result<(), Failure> {
+    wait_for(
+        client,
+        &format!(
+            "const m = new RegExp('{pattern}').exec(document.getElementById('{id}').textContent);
+             return m !== null && Number(m[1]) >= 0.5;"
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
+async fn is_disabled(client: &Client, id: &str) -> Result<bool, Failure> {
+    let value = client
+        .execute(
+            &format!("return document.getElementById('{id}').disabled;"),
+            vec![],
+        )
+        .await?;
+    Ok(value == json!(true))
+}
+
+/// Clicks the Stop button `stop` and returns the milliseconds until `said` reads `cancelled`.
+async fn stop_within(client: &Client, stop: &str, said: &str) -> Result<f64, Failure> {
+    let ms = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const said = document.getElementById(arguments[1]);
+             const started = performance.now();
+             const seen = new MutationObserver(() => {
+               if (said.textContent === 'cancelled') {
+                 seen.disconnect();
+                 done(performance.now() - started);
+               }
+             });
+             seen.observe(said, { childList: true, characterData: true, subtree: true });
+             document.getElementById(arguments[0]).click();",
+            vec![json!(stop), json!(said)],
+        )
+        .await?;
+    Ok(ms.as_f64().unwrap_or(f64::MAX))
+}
+
+/// Runs `action` (a script) and returns the milliseconds until `until` (an expression) holds,
+/// polled every 10 ms on the page, at most 20 s.
+async fn timed(client: &Client, action: &str, until: &str) -> Result<f64, Failure> {
+    let ms = client
+        .execute_async(
+            &format!(
+                "const done = arguments[arguments.length - 1];
+                 const started = performance.now();
+                 {action}
+                 const poll = setInterval(() => {{
+                   const took = performance.now() - started;
+                   if (({until}) || took > 20000) {{
+                     clearInterval(poll);
+                     done(took);
+                   }}
+                 }}, 10);"
+            ),
+            vec![],
+        )
+        .await?;
+    Ok(ms.as_f64().unwrap_or(f64::MAX))
 }

@@ -43,14 +43,17 @@ async function show() {
       started.get(name).refresh();
     }
   } catch (e) {
-    bad = bad || e.message;
-    // The view opens on its sample.
-    try {
-      await started.get(name).open(new URLSearchParams());
-    } catch (again) {
-      // Not the link's fault: the sample fails too (the library could not be loaded, say).
-      bad = null;
-      stateError.textContent = `This view could not be opened: ${again.message}`;
+    // A long answer stopped by its Stop button is not the link's fault: the view stays as it is.
+    if (e.name !== 'AbortError') {
+      bad = bad || e.message;
+      // The view opens on its sample.
+      try {
+        await started.get(name).open(new URLSearchParams());
+      } catch (again) {
+        // Not the link's fault: the sample fails too (the library could not be loaded, say).
+        bad = null;
+        stateError.textContent = `This view could not be opened: ${again.message}`;
+      }
     }
   }
   // The address says what is shown, once it is shown (a reload opens it again).

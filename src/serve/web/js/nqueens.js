@@ -1,6 +1,7 @@
 // N-Queens on any board: give queens by clicking; watch the backtracking search (the trace of
 // `nqueens list --trace`), count the placements (with progress and a stop button), list the
-// first ones, or find the best placement on random weights.
+// first ones, or find the best placement on random weights (with progress and the same stop
+// button).
 import * as api from './api.js';
 import { Board } from './board.js';
 import { makeIo } from './io.js';
@@ -32,6 +33,7 @@ export function init() {
   let weightsInput = '';
   let weightsSeed = null;
   let counting = null;
+  let searching = null; // the best placement's request, while it runs
   let board = null;
   let trace = null;
   let mode = 'answer'; // 'answer' (placements), 'best', 'count' or 'search'
@@ -180,6 +182,12 @@ export function init() {
 
   async function count() {
     if (counting) return;
+    // One long request at a time: a best placement's search under way is stopped.
+    if (searching) {
+      const other = searching;
+      searching = null;
+      other.abort();
+    }
     const controller = new AbortController();
     counting = controller;
     cancel.disabled = false;
@@ -218,15 +226,17 @@ export function init() {
       }, controller.signal);
     } catch (e) {
       if (e.name === 'AbortError') {
-        result.textContent = 'cancelled';
+        if (counting === controller) result.textContent = 'cancelled';
       } else {
         result.textContent = '\u2014';
         io.setError(e.message);
       }
     } finally {
-      counting = null;
-      cancel.disabled = true;
-      progress.hidden = true;
+      if (counting === controller) {
+        counting = null;
+        cancel.disabled = true;
+        progress.hidden = true;
+      }
       save();
     }
   }
@@ -260,10 +270,57 @@ export function init() {
       fixed = new Set();
       build();
     }
-    const [json, judge] = await Promise.all([
-      api.jsonLines('nqueens/best', text),
-      api.text('nqueens/best', text, { format: 'judge' }),
-    ]);
+    // One long request at a time: a count or an earlier search under way is stopped.
+    for (const other of [counting, searching]) if (other) other.abort();
+    counting = null;
+    const controller = new AbortController();
+    searching = controller;
+    const boards = Number(tokens[0]) >= 1 ? Number(tokens[0]) : 1;
+    let proven = { done: 0, total: boards };
+    const started = performance.now();
+    const tick = () => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      detail.textContent = `the best placement on the weights: ${proven.done} of ${proven.total} board${proven.total === 1 ? '' : 's'} proven after ${seconds} s`;
+    };
+    cancel.disabled = false;
+    progress.hidden = false;
+    // A bar that only says it is busy until a board is proven.
+    progress.removeAttribute('value');
+    result.textContent = 'searching\u2026';
+    tick();
+    const timer = setInterval(tick, 250);
+    const init = {
+      signal: controller.signal,
+      onProgress: (p) => {
+        proven = { done: p.done, total: p.total };
+        if (p.total > 0) {
+          progress.max = p.total;
+          progress.value = p.done;
+        }
+        tick();
+      },
+    };
+    let json;
+    let judge;
+    try {
+      [json, judge] = await Promise.all([
+        api.jsonLines('nqueens/best', text, undefined, init),
+        api.text('nqueens/best', text, { format: 'judge' }, { signal: controller.signal }),
+      ]);
+    } catch (e) {
+      if (searching === controller) {
+        result.textContent = e.name === 'AbortError' ? 'cancelled' : '\u2014';
+        detail.textContent = '';
+      }
+      throw e;
+    } finally {
+      clearInterval(timer);
+      if (searching === controller) {
+        searching = null;
+        cancel.disabled = true;
+        progress.hidden = true;
+      }
+    }
     trace = null;
     panels.clear();
     player.load(0, '');
@@ -337,7 +394,11 @@ export function init() {
   });
   document.getElementById('nqueens-watch').addEventListener('click', () => io.run(() => watch(0)));
   document.getElementById('nqueens-count').addEventListener('click', () => io.run(count));
-  cancel.addEventListener('click', () => counting && counting.abort());
+  // Stop ends the count or the best placement's search under way.
+  cancel.addEventListener('click', () => {
+    if (counting) counting.abort();
+    if (searching) searching.abort();
+  });
   document.getElementById('nqueens-list').addEventListener('click', () => io.run(() => list(0)));
   document.getElementById('nqueens-best').addEventListener('click', () => io.run(() => best()));
   document.getElementById('nqueens-prev').addEventListener('click', () => stepPlacement(-1));

@@ -2,7 +2,8 @@
 // the pieces; the pieces drawn as lettered discs (the command line's letters), which pieces
 // check a king and which kings a piece checks (point at it, or move the cursor to it); the
 // optimiser stepped from the trace of `showdown --trace` (the lower bound, the construction, the
-// local search's moves, to the final board); and the learner's own pieces, judged by the server.
+// local search's moves, to the final board), with progress and a stop button while it runs; and
+// the learner's own pieces, judged by the server.
 import * as api from './api.js';
 import { Board, svg } from './board.js';
 import { makeIo } from './io.js';
@@ -36,6 +37,10 @@ export function init() {
   let mine = new Map(); // the learner's pieces: key -> type
   let judgedMine = null; // the server's verdict on them
   let verdict = ''; // the judge's word on the optimiser's answer
+  let solving = null; // the optimiser's request, while it runs
+  const stop = document.getElementById('showdown-stop');
+  const progress = document.getElementById('showdown-progress');
+  const detail = document.getElementById('showdown-detail');
   const tryButton = document.getElementById('showdown-try');
   const tryKind = document.getElementById('showdown-try-kind');
   const tryStatus = document.getElementById('showdown-try-status');
@@ -349,7 +354,7 @@ export function init() {
       load({ side: n, rows: tokens.slice(2, 2 + n), prices: tokens.slice(2 + n, 10 + n).map(Number) });
       io.setInput(text);
     }
-    const lines = await api.jsonLines('showdown/trace', text, { steps: steps(), seed: SEED, trace_steps: TRACE_STEPS });
+    const lines = await optimise(text, Number(tokens[0]), n);
     const answers = lines.objects.filter((l) => l.event === 'answer');
     const judge = answers.map((t) =>
       `${t.pieces.length} ${t.cost}\n${t.pieces.map((p) => `${p.type} ${p.row} ${p.col}\n`).join('')}`).join('');
@@ -377,6 +382,54 @@ export function init() {
     showVerdict();
   }
 
+  /** The optimiser's trace of `text` (`tests` tests, the first of side `n`), with its progress
+   * beside the answer (a bar, and the tests answered and the time, as a count's) and Stop,
+   * which ends the request; a stopped one rejects with an AbortError. */
+  async function optimise(text, tests, n) {
+    if (solving) solving.abort();
+    const controller = new AbortController();
+    solving = controller;
+    const started = performance.now();
+    let answered = { done: 0, total: tests >= 1 ? tests : 1 };
+    const what = n >= 2 && n <= 25 ? `${n}x${n} board, ${kings.size} king${kings.size === 1 ? '' : 's'}` : 'the input';
+    const tick = () => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      detail.textContent = `${what}: ${answered.done} of ${answered.total} test${answered.total === 1 ? '' : 's'} answered after ${seconds} s`;
+    };
+    stop.disabled = false;
+    progress.hidden = false;
+    // A bar that only says it is busy until a test is answered.
+    progress.removeAttribute('value');
+    tick();
+    const timer = setInterval(tick, 250);
+    try {
+      const lines = await api.jsonLines('showdown/trace', text, { steps: steps(), seed: SEED, trace_steps: TRACE_STEPS }, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          answered = { done: p.done, total: p.total };
+          if (p.total > 0) {
+            progress.max = p.total;
+            progress.value = p.done;
+          }
+          tick();
+        },
+      });
+      if (solving === controller) detail.textContent = '';
+      return lines;
+    } catch (e) {
+      if (solving === controller) detail.textContent = e.name === 'AbortError' ? 'cancelled' : '';
+      throw e;
+    } finally {
+      clearInterval(timer);
+      if (solving === controller) {
+        solving = null;
+        stop.disabled = true;
+        progress.hidden = true;
+      }
+    }
+  }
+
+  stop.addEventListener('click', () => { if (solving) solving.abort(); });
   sideInput.addEventListener('change', () => {
     const n = Math.min(25, Math.max(2, Math.round(Number(sideInput.value) || 2)));
     sideInput.value = String(n);
