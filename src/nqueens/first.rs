@@ -30,6 +30,11 @@
 //! experiments/nqueens/EXPERIMENTS.md). The weights are kept from one probe to the next (the
 //! same rows and columns stay hard as the prefix grows). They steer the order only.
 //!
+//! A line's open squares are tried from the middle of the board out: the "yes" probes meet
+//! their placement sooner, and the incumbents they give leave fewer and easier dead probes
+//! (1.2 to 4.2 times fewer nodes from N = 33 to 37, a few more on some smaller sides; see the
+//! same log).
+//!
 //! Boards up to 64x64: rows and columns are bits of a `u64`, diagonals bits of a `u128`.
 
 use std::ops::ControlFlow;
@@ -100,6 +105,9 @@ pub struct First<'a> {
     forbid: [u64; MAX_N],
     /// Whether the branching line is weighted by its failures (see the module docs).
     weighted: bool,
+    /// Whether a line's open squares are tried from the middle of the board out (else from
+    /// the first row or column).
+    centred: bool,
     /// The failures of each line: column `c` at `c`, row `r` at `MAX_N + r`.
     weights: [u32; 2 * MAX_N],
 }
@@ -122,6 +130,35 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The bits of `m`, nearest to bit `middle` first (of two at the same distance, the lower
+/// one); with `middle` 0, in increasing order.
+#[inline(always)]
+fn centre_out(m: u64, middle: usize) -> impl Iterator<Item = usize> {
+    let below_mask = (1u64 << middle) - 1;
+    let mut below = m & below_mask;
+    let mut above = m & !below_mask;
+    std::iter::from_fn(move || {
+        // The nearest bit below `middle` is its highest; above (or at), its lowest.
+        let down = (below != 0).then(|| 63 - below.leading_zeros() as usize);
+        let up = (above != 0).then(|| above.trailing_zeros() as usize);
+        match (down, up) {
+            (Some(d), Some(u)) if middle - d <= u - middle => {
+                below &= !(1u64 << d);
+                Some(d)
+            }
+            (_, Some(u)) => {
+                above &= above - 1;
+                Some(u)
+            }
+            (Some(d), None) => {
+                below &= !(1u64 << d);
+                Some(d)
+            }
+            (None, None) => None,
+        }
+    })
+}
+
 impl<'a> First<'a> {
     /// The search of an `n`x`n` board (`1 <= n <= 64`) whose column `c` may hold only the rows
     /// of `allowed[c]` (a given queen: one row).
@@ -138,6 +175,7 @@ impl<'a> First<'a> {
             memo: Vec::new(),
             forbid: [0; MAX_N],
             weighted: true,
+            centred: true,
             weights: [1; 2 * MAX_N],
         })
     }
@@ -152,6 +190,13 @@ impl<'a> First<'a> {
     /// what the weights bring).
     pub fn without_weights(mut self) -> First<'a> {
         self.weighted = false;
+        self
+    }
+
+    /// Tries a line's open squares in increasing order rather than from the middle out (to
+    /// measure what the order brings).
+    pub fn uncentred(mut self) -> First<'a> {
+        self.centred = false;
         self
     }
 
@@ -389,7 +434,8 @@ impl<'a> First<'a> {
             Some(Some(line)) => line,
         };
         let (which, open) = line;
-        for x in bits(open) {
+        let middle = if self.centred { self.n / 2 } else { 0 };
+        for x in centre_out(open, middle) {
             let mut child = s;
             if which < 64 {
                 self.put(&mut child, x, which);
@@ -656,6 +702,21 @@ mod tests {
     }
 
     #[test]
+    fn centre_out_takes_every_bit_once_nearest_first() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            let m = random(&mut seed);
+            let middle = (random(&mut seed) % 64) as usize;
+            let got: Vec<usize> = centre_out(m, middle).collect();
+            let mut expected: Vec<usize> = bits(m).collect();
+            // A stable sort keeps the lower of two bits at the same distance first.
+            expected.sort_by_key(|&x| x.abs_diff(middle));
+            assert_eq!(got, expected, "m = {m:#x}, middle {middle}");
+        }
+        assert_eq!(centre_out(0b1011, 0).collect::<Vec<_>>(), [0, 1, 3]);
+    }
+
+    #[test]
     fn lists_small_boards_in_order() {
         for n in 1..=10 {
             let allowed = all_rows(n);
@@ -776,7 +837,8 @@ mod tests {
     /// nqueens::first::tests::measure -- --ignored --nocapture` (sides from FIRST_FROM to
     /// FIRST_TO, default 4..=40, each stopped after FIRST_LIMIT_S seconds, default 60; the
     /// plain search given FIRST_PLAIN_S seconds, default 0 for none; FIRST_MATCHING=0 turns
-    /// the matching off, FIRST_WEIGHTS=0 the weights, FIRST_GROUPED=1 groups the probes,
+    /// the matching off, FIRST_WEIGHTS=0 the weights, FIRST_CENTRED=0 the middle-out order of
+    /// a line's squares, FIRST_GROUPED=1 groups the probes,
     /// FIRST_MODE=1 runs the plain search alone, with a table of 2^FIRST_MEMO_BITS dead nodes).
     #[test]
     #[ignore]
@@ -803,6 +865,9 @@ mod tests {
             }
             if var("FIRST_WEIGHTS", 1) == 0 {
                 search = search.without_weights();
+            }
+            if var("FIRST_CENTRED", 1) == 0 {
+                search = search.uncentred();
             }
             if var("FIRST_GROUPED", 0) == 1 {
                 search = search.grouped();
