@@ -21,6 +21,21 @@ fn python(dir: &Path, name: &str, source: &str) -> String {
     format!("exec python3 {}", program.display())
 }
 
+/// The JSON lines of a Python program `(name, source)` kept in `own` (outside the tests'
+/// folder), judged with `own` shown read-only and the options `extra`.
+fn judge_python(
+    mark: &Mark,
+    tests: &Path,
+    own: &Path,
+    (name, source): (&str, &str),
+    extra: &[&str],
+) -> Vec<serde_json::Value> {
+    let script = python(own, name, source);
+    let mut args = vec!["--read-only", own.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    judge(mark, tests, &args, &script).1
+}
+
 /// The reason of a wrong answer whose first line is `found`.
 fn found(found: &str) -> String {
     format!("1:1: expected 'SOLN       COLUMN', found '{found}'")
@@ -177,8 +192,7 @@ fn children_the_kernel_reaps_itself_have_their_cpu_time_counted() {
     // added to no parent's: 60 children of 25 ms of CPU each, two at a time (a wait returns
     // once both are gone), 1.5 s in all under a limit of 0.5 s, then the right answer. The
     // wall-clock limit is far away: only the CPU time can end it.
-    let script = python(
-        own.path(),
+    let program = (
         "reaped.py",
         "import os, signal, time\n\
          signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n\
@@ -195,20 +209,13 @@ fn children_the_kernel_reaps_itself_have_their_cpu_time_counted() {
          \x20       pass\n\
          os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
     );
-    let opened = own.path().to_str().unwrap();
     let mark = Mark::new("reaped-cpu");
-    let (_, lines) = judge(
+    let lines = judge_python(
         &mark,
         dir.path(),
-        &[
-            "--read-only",
-            opened,
-            "--time-limit",
-            "0.5",
-            "--idle-limit",
-            "30",
-        ],
-        &script,
+        own.path(),
+        program,
+        &["--time-limit", "0.5", "--idle-limit", "30"],
     );
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "TLE", "{line}");
@@ -227,8 +234,7 @@ fn a_thread_that_executes_neither_hides_cpu_time_nor_ends_the_program() {
     // Children the kernel reaps itself, each burning 50 ms in its first thread and then
     // replaced by an `execve` from a second thread (which ends the first): 30 of them, 1.5 s
     // in all under a limit of 0.5 s.
-    let script = python(
-        own.path(),
+    let hide = (
         "hide.py",
         "import os, signal, threading, time\n\
          signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n\
@@ -242,31 +248,22 @@ fn a_thread_that_executes_neither_hides_cpu_time_nor_ends_the_program() {
          \x20   time.sleep(0.06)\n\
          os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
     );
-    let opened = own.path().to_str().unwrap();
     let mark = Mark::new("exec-thread");
-    let args = [
-        "--read-only",
-        opened,
-        "--time-limit",
-        "0.5",
-        "--idle-limit",
-        "30",
-    ];
-    let (_, lines) = judge(&mark, dir.path(), &args, &script);
+    let args = ["--time-limit", "0.5", "--idle-limit", "30"];
+    let lines = judge_python(&mark, dir.path(), own.path(), hide, &args);
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "TLE", "{line}");
     }
     // An honest program whose helper thread executes the answer: the threads the `execve`
     // ends are not the program's end.
-    let script = python(
-        own.path(),
+    let honest = (
         "honest.py",
         "import os, threading\n\
          cp = os.environ['CP']\n\
          threading.Thread(target=os.execv, args=(cp, [cp, 'queens'])).start()\n\
          threading.Event().wait()\n",
     );
-    let (_, lines) = judge(&mark, dir.path(), &args, &script);
+    let lines = judge_python(&mark, dir.path(), own.path(), honest, &args);
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "AC", "{line}");
     }
@@ -282,8 +279,7 @@ fn a_child_its_parent_left_unreaped_is_counted_once() {
     let own = scratch("unreaped");
     // A child burns 0.6 s and ends; its parent never waits for it and executes the answer,
     // which ends with the child still a zombie: it comes to the keeper a second time.
-    let script = python(
-        own.path(),
+    let program = (
         "unreaped.py",
         "import os, time\n\
          if os.fork() == 0:\n\
@@ -294,20 +290,13 @@ fn a_child_its_parent_left_unreaped_is_counted_once() {
          time.sleep(1.5)\n\
          os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
     );
-    let opened = own.path().to_str().unwrap();
     let mark = Mark::new("unreaped");
-    let (_, lines) = judge(
+    let lines = judge_python(
         &mark,
         dir.path(),
-        &[
-            "--read-only",
-            opened,
-            "--time-limit",
-            "1",
-            "--idle-limit",
-            "10",
-        ],
-        &script,
+        own.path(),
+        program,
+        &["--time-limit", "1", "--idle-limit", "10"],
     );
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "AC", "{line}");
@@ -329,8 +318,7 @@ fn a_memory_cgroup_full_of_pipes_is_a_memory_limit_not_a_lost_keeper() {
     let own = scratch("pipes-oom");
     // Two processes, each filling 28 pipes of 1 MiB: kernel memory the cgroup counts and no
     // resident set shows (the keeper's is larger), under a limit of 32 MiB.
-    let script = python(
-        own.path(),
+    let program = (
         "pipes.py",
         "import fcntl, os, time\n\
          os.fork()\n\
@@ -346,13 +334,13 @@ fn a_memory_cgroup_full_of_pipes_is_a_memory_limit_not_a_lost_keeper() {
          \x20   held.append((r, w))\n\
          time.sleep(2)\n",
     );
-    let opened = own.path().to_str().unwrap();
     let mark = Mark::new("pipes-oom");
-    let (_, lines) = judge(
+    let lines = judge_python(
         &mark,
         dir.path(),
-        &["--read-only", opened, "--memory-limit", "32"],
-        &script,
+        own.path(),
+        program,
+        &["--memory-limit", "32"],
     );
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "MLE", "{line}");
@@ -544,8 +532,7 @@ fn files_in_the_scratch_count_as_memory_once() {
     let own = scratch("scratch-memory");
     // 30 MiB in /tmp, 30 in /dev/shm (each tmpfs holds half the limit) and 30 on the heap:
     // 90 MiB under a limit of 64, counted by the memory cgroup or, without one, by the watch.
-    let script = python(
-        own.path(),
+    let program = (
         "fill.py",
         "import time\n\
          for d in ('/tmp', '/dev/shm'):\n\
@@ -556,13 +543,13 @@ fn files_in_the_scratch_count_as_memory_once() {
          \x20   held[i] = 1\n\
          time.sleep(0.5)\n",
     );
-    let opened = own.path().to_str().unwrap();
     let mark = Mark::new("scratch-memory");
-    let (_, lines) = judge(
+    let lines = judge_python(
         &mark,
         dir.path(),
-        &["--read-only", opened, "--memory-limit", "64"],
-        &script,
+        own.path(),
+        program,
+        &["--memory-limit", "64"],
     );
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "MLE", "{line}");
@@ -570,8 +557,7 @@ fn files_in_the_scratch_count_as_memory_once() {
     // A file of 30 MiB in /dev/shm, mapped and read through, held a while: counted once (as
     // a file or as the program's resident memory), so the honest program is judged on its
     // answer.
-    let script = python(
-        own.path(),
+    let program = (
         "mapped.py",
         "import mmap, os, time\n\
          with open('/dev/shm/mapped', 'wb+') as f:\n\
@@ -582,11 +568,12 @@ fn files_in_the_scratch_count_as_memory_once() {
          \x20   time.sleep(0.3)\n\
          os.execvp(os.environ['CP'], [os.environ['CP'], 'queens'])\n",
     );
-    let (_, lines) = judge(
+    let lines = judge_python(
         &mark,
         dir.path(),
-        &["--read-only", opened, "--memory-limit", "64"],
-        &script,
+        own.path(),
+        program,
+        &["--memory-limit", "64"],
     );
     for line in &lines[..2] {
         assert_eq!(line["verdict"], "AC", "{line}");
