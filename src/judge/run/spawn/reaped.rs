@@ -261,13 +261,21 @@ mod tests {
             assert_eq!(process_runtime(tid), None);
         }
         let before = process_runtime(me).expect("the process's CPU clock");
+        // Spins until the clock shows 10 ms more (on a busy machine that takes longer than
+        // 10 ms of wall time), for at most 10 s.
         let start = std::time::Instant::now();
         let mut spin = 0u64;
-        while start.elapsed() < std::time::Duration::from_millis(30) {
-            spin = std::hint::black_box(spin.wrapping_add(1));
+        let mut after = before;
+        while after < before + 10_000_000 && start.elapsed() < std::time::Duration::from_secs(10) {
+            for _ in 0..100_000 {
+                spin = std::hint::black_box(spin.wrapping_add(1));
+            }
+            after = process_runtime(me).expect("the process's CPU clock");
         }
-        let after = process_runtime(me).expect("the process's CPU clock");
-        assert!(after >= before + 10_000_000, "{before} then {after} ns");
+        assert!(
+            after >= before + 10_000_000,
+            "{before} then {after} ns in 10 s"
+        );
         let (parent, tracer) = parent_and_tracer(me).expect("the ids of this test process");
         assert_eq!(parent as u32, std::os::unix::process::parent_id());
         assert_eq!(tracer, 0);
