@@ -91,6 +91,34 @@ pub trait CaseAnswer {
     fn figure(&self, case: u64) -> Figure;
 }
 
+/// Writes `value` as one line of JSON and its line end, with a single write to `out`: the
+/// line is made in a buffer first. Serialising straight into a `dyn Write` calls it once per
+/// token, a call that costs more than the token in a browser's WebAssembly (a search's trace
+/// writes millions of lines).
+pub fn json_line(out: &mut (impl Write + ?Sized), value: &impl Serialize) -> io::Result<()> {
+    thread_local! {
+        static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    LINE.with(|line| {
+        // A line written while another is made (a value that writes JSON lines itself) gets
+        // a buffer of its own.
+        let mut own = Vec::new();
+        let mut borrowed = line.try_borrow_mut();
+        let buffer = match borrowed.as_mut() {
+            Ok(buffer) => &mut **buffer,
+            Err(_) => &mut own,
+        };
+        buffer.clear();
+        serde_json::to_writer(&mut *buffer, value).map_err(io::Error::from)?;
+        buffer.push(b'\n');
+        let written = out.write_all(buffer);
+        if buffer.capacity() > 1 << 20 {
+            *buffer = Vec::new();
+        }
+        written
+    })
+}
+
 /// Writes case `case` (from 1) in `format`: the judge's bytes; the drawing, after an empty
 /// line from the second case on; one line of JSON; or a standalone SVG document.
 pub fn write_case<W: Write + ?Sized>(
@@ -105,10 +133,7 @@ pub fn write_case<W: Write + ?Sized>(
             let separator = if case > 1 { "\n" } else { "" };
             write!(out, "{separator}{}", answer.board(case))
         }
-        OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &answer.json(case)).map_err(io::Error::from)?;
-            out.write_all(b"\n")
-        }
+        OutputFormat::Json => json_line(out, &answer.json(case)),
         OutputFormat::Svg => out.write_all(answer.figure(case).to_document().as_bytes()),
     }
 }

@@ -57,6 +57,12 @@ for (const puzzle of ["queens", "sultan", "tour"]) {
 }
 same("queens uva", ask("/api/queens", "format=judge&uva", sample("queens")), command(["queens", "--uva"], sample("queens")), TEXT);
 same("tour svg", ask("/api/tour", "format=svg", sample("tour")), command(["tour", "--format", "svg"], sample("tour")), "image/svg+xml");
+// The Sultan's boards scored by byte shuffles in the module (weights up to 255) and by plain
+// sums (larger weights): random boards of both kinds, against the command line.
+for (const weights of ["0-255", "1-99", "200-300", "0-4294967295"]) {
+    const boards = command(["sultan", "gen", "--cases", "3000", "--seed", "7", "--weights", weights]);
+    same(`sultan random ${weights}`, ask("/api/sultan", "format=judge", boards), command(["sultan"], boards), TEXT);
+}
 for (const puzzle of ["queens", "sultan", "tour"]) {
     same(`${puzzle} trace`, ask(`/api/${puzzle}/trace`, "", sample(puzzle)), command([puzzle, "--trace"], sample(puzzle)), JSONL);
 }

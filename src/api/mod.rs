@@ -519,27 +519,50 @@ pub fn answer(path: &str, query: Option<&str>, body: &[u8], limits: &Limits) -> 
 }
 
 /// A writer that fails every write after its deadline ([`io::ErrorKind::TimedOut`], which
-/// refuses the answer with a 504).
+/// refuses the answer with a 504). It reads the clock on the first write and then once every
+/// [`CLOCK_WRITES`] writes or [`CLOCK_BYTES`] bytes, whichever comes first: in a browser the
+/// clock is a call out of WebAssembly (`performance.now()`), dearer than most writes (a trace
+/// writes a few bytes at a time, millions of times), and every long solve also reads it
+/// through its own time limit.
 #[derive(Debug)]
 struct Timed<W> {
     inner: W,
     deadline: Instant,
+    /// Writes and bytes since the clock was last read (a new writer reads it first).
+    writes: u32,
+    bytes: usize,
 }
+
+/// Writes between two readings of [`Timed`]'s clock, at most.
+const CLOCK_WRITES: u32 = 256;
+/// Bytes between two readings of [`Timed`]'s clock, at most.
+const CLOCK_BYTES: usize = 16 * 1024;
 
 impl<W> Timed<W> {
     fn new(inner: W, deadline: Instant) -> Timed<W> {
-        Timed { inner, deadline }
+        Timed {
+            inner,
+            deadline,
+            writes: CLOCK_WRITES,
+            bytes: 0,
+        }
     }
 }
 
 impl<W: Write> Write for Timed<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        if Instant::now() >= self.deadline {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the server's time limit was reached",
-            ));
+        if self.writes >= CLOCK_WRITES || self.bytes >= CLOCK_BYTES {
+            if Instant::now() >= self.deadline {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the server's time limit was reached",
+                ));
+            }
+            self.writes = 0;
+            self.bytes = 0;
         }
+        self.writes += 1;
+        self.bytes += data.len();
         self.inner.write(data)
     }
 

@@ -316,8 +316,7 @@ pub struct Line<'a> {
 impl Line<'_> {
     /// Writes the line and its line end.
     pub fn write(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, self).map_err(io::Error::from)?;
-        out.write_all(b"\n")
+        crate::output::json_line(out, self)
     }
 
     /// The `start` line of a search on an `n`x`n` board with the `given` queens.

@@ -284,8 +284,7 @@ struct Writer<'a> {
 impl Writer<'_> {
     fn line(&mut self, mut line: Line) -> io::Result<()> {
         line.case = self.case;
-        serde_json::to_writer(&mut *self.out, &line).map_err(io::Error::from)?;
-        self.out.write_all(b"\n")
+        crate::output::json_line(&mut *self.out, &line)
     }
 
     /// The number of the next step, counted.

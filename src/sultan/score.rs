@@ -67,8 +67,14 @@ pub struct Scorer {
     placements: Vec<Placement>,
     /// Per group of sixteen placements, per column: the row of each placement's queen there.
     /// The last group is padded with copies of the first placement, which cannot change a maximum.
-    /// (Read by the SSSE3 scorer only, which other processors than x86-64 do not have.)
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// (Read by the SSSE3 and WebAssembly SIMD scorers only: other processors have neither.)
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )),
+        allow(dead_code)
+    )]
     groups: Vec<[[u8; LANES]; CLASSIC]>,
 }
 
@@ -134,6 +140,10 @@ impl Scorer {
                 return u64::from(unsafe { best_score_ssse3(&self.groups, &columns) });
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if let Some(columns) = byte_columns(board) {
+            return u64::from(best_score_simd128(&self.groups, &columns));
+        }
         self.best_score_plain(board)
     }
 }
@@ -170,6 +180,47 @@ unsafe fn best_score_ssse3(
     let mut lanes = [0u16; 8];
     unsafe { _mm_storeu_si128(lanes.as_mut_ptr().cast(), best) };
     lanes.into_iter().max().unwrap_or(0)
+}
+
+/// The board's weights column by column, as bytes, when every weight fits one.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn byte_columns(board: &Board) -> Option<[[u8; LANES]; CLASSIC]> {
+    let mut columns = [[0u8; LANES]; CLASSIC];
+    for (r, row) in board.weights.iter().enumerate() {
+        for (c, &w) in row.iter().enumerate() {
+            columns[c][r] = u8::try_from(w).ok()?;
+        }
+    }
+    Some(columns)
+}
+
+/// [`best_score_ssse3`] in WebAssembly SIMD (`simd128`, as the browser's module is built):
+/// `u8x16_swizzle` picks as `pshufb` does (an index past 15 gives 0; the rows are below 8).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn best_score_simd128(groups: &[[[u8; LANES]; CLASSIC]], columns: &[[u8; LANES]; CLASSIC]) -> u16 {
+    use std::arch::wasm32::*;
+    // Byte i of the vector is bytes[i] (WebAssembly is little-endian).
+    let load = |bytes: &[u8; LANES]| {
+        let v = u128::from_le_bytes(*bytes);
+        u64x2(v as u64, (v >> 64) as u64)
+    };
+    let tables: [v128; CLASSIC] = std::array::from_fn(|c| load(&columns[c]));
+    let mut best = u16x8_splat(0);
+    for group in groups {
+        let mut low = u16x8_splat(0);
+        let mut high = u16x8_splat(0);
+        for (table, index) in tables.iter().zip(group) {
+            let picked = u8x16_swizzle(*table, load(index));
+            low = u16x8_add(low, u16x8_extend_low_u8x16(picked));
+            high = u16x8_add(high, u16x8_extend_high_u8x16(picked));
+        }
+        best = u16x8_max(best, u16x8_max(low, high));
+    }
+    // The largest lane: halves, quarters, then pairs folded onto lane 0.
+    let best = u16x8_max(best, u16x8_shuffle::<4, 5, 6, 7, 0, 1, 2, 3>(best, best));
+    let best = u16x8_max(best, u16x8_shuffle::<2, 3, 0, 1, 2, 3, 0, 1>(best, best));
+    let best = u16x8_max(best, u16x8_shuffle::<1, 0, 1, 0, 1, 0, 1, 0>(best, best));
+    u16x8_extract_lane::<0>(best)
 }
 
 #[cfg(test)]

@@ -104,8 +104,7 @@ fn names(squares: Bitboard) -> Vec<String> {
 
 impl Line {
     fn write(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, self).map_err(io::Error::from)?;
-        out.write_all(b"\n")
+        crate::output::json_line(out, self)
     }
 }
 
