@@ -123,7 +123,7 @@ impl Default for Limits {
 /// use chess_puzzles::api::{Endpoint, Limits, Watch};
 ///
 /// let watch = Arc::new(Watch::default());
-/// let call = Endpoint::NqueensCount.prepare(Some("n=14&time_limit=20"), &Limits::default()).unwrap();
+/// let call = Endpoint::NqueensCount.prepare(Some("n=20&time_limit=5"), &Limits::default()).unwrap();
 /// let ready = call.with_body(Vec::new()).unwrap();
 /// watch.stop();
 /// let mut out = Vec::new();
