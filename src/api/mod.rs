@@ -163,9 +163,10 @@ impl Watch {
         self.stop.clone()
     }
 
+    /// `done` never goes back: the searches on several threads tell it in any order.
     fn tell(&self, done: u64, total: u64) {
         self.total.store(total, Ordering::Relaxed);
-        self.done.store(done, Ordering::Relaxed);
+        self.done.fetch_max(done, Ordering::Relaxed);
     }
 }
 
