@@ -68,12 +68,25 @@ for (const puzzle of ["queens", "sultan", "tour"]) {
 }
 
 // The showdown optimiser: the clock, the pipelined start and the local search on wasm; its
-// progress after each test.
+// progress in steps (each test's one search, the browser's one thread, makes them all), and
+// the same answers as without progress.
 const showdown = sample("showdown");
+const tests = Number(showdown.toString().trim().split(/\s+/)[0]);
 reported.length = 0;
 same("showdown steps", ask("/api/showdown", "format=judge&steps=300&seed=1", showdown),
     command(["showdown", "--steps", "300", "--seed", "1"], showdown), TEXT);
-finished("showdown", Number(showdown.toString().trim().split(/\s+/)[0]));
+finished("showdown", 300 * tests);
+// A search long enough to report its steps on the way, through the trace the page asks for:
+// 20,000 steps on a 25x25 board with a king on every other square (the page's test of Stop).
+const rows = Array.from({ length: 25 }, (_, r) => Array.from({ length: 25 }, (_, c) => ((r + c) % 2 === 0 ? "#" : "_")).join(""));
+const checkered = Buffer.from(`1\n25\n${rows.join("\n")}\n1 1 1 1 1 1 2 1\n`);
+reported.length = 0;
+const traced = ask("/api/showdown/trace", "steps=20000&seed=2&trace_steps=100", checkered);
+assert.equal(traced.status, 200, `showdown trace: ${traced.body}`);
+assert.ok(traced.body.equals(command(["showdown", "--trace", "--trace-steps", "100", "--steps", "20000", "--seed", "2"], checkered)), "showdown trace: the bytes differ");
+checked += 1;
+finished("showdown trace", 20000);
+assert.ok(reported.some(([done]) => done > 0 && done < 20000), `showdown trace: no progress within the search: ${JSON.stringify(reported)}`);
 same("showdown json", ask("/api/showdown", "steps=300&seed=7", showdown),
     command(["showdown", "--steps", "300", "--seed", "7", "--format", "json"], showdown), JSONL);
 const timed = ask("/api/showdown", "format=judge&time_limit=0.5", showdown);

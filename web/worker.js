@@ -4,8 +4,10 @@
 // thread. A message {id, path, query, body, maxTime} is answered {id, status, type, text}, or
 // {id, error} when the module could not be loaded or failed. The progress of long work comes
 // first as messages {id, progress: {done, total}}, at most every PROGRESS_MS (the last always):
-// a count's parts (`/api/nqueens/count/events`, the library's `count_events`), the tests of
-// `/api/showdown` answered, the boards of `/api/nqueens/best` proven. Several workers share an empty
+// a count's parts (`/api/nqueens/count/events`, the library's `count_events`), the showdown
+// optimiser's local-search steps made out of those it will make (`/api/showdown` and
+// `/api/showdown/trace` with `steps`; else its tests answered), the boards of
+// `/api/nqueens/best` proven. Several workers share an empty
 // board's count: {shard: {index, shards}} asks for one shard's placements (`count_shard`),
 // and `/api/nqueens/count/total` with their sum as the body writes the count's answer
 // (`count_total`), or {timedOut: {seconds, done, total}} the refusal of a shared count that ran

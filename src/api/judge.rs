@@ -11,14 +11,16 @@
 #![allow(clippy::needless_update)]
 
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::error::ApiError;
 use super::params::Params;
-use super::{GRACE, Limits, drawn, parse_all};
+use super::{GRACE, Limits, Watch, drawn, parse_all};
 use crate::error::{InputError, RunError};
 use crate::input::{CaseReader, Scanner};
 use crate::output::OutputFormat;
+use crate::showdown::Progress;
 use crate::{queens, showdown, sultan, tour};
 
 /// The most local-search steps times squares (the sum of n² over the input's boards) that
@@ -123,7 +125,29 @@ impl Judge for Tour {
 /// `POST /api/showdown`: `time_limit` (the command's default, at most the server's limit),
 /// `seed`, `steps` (at most [`MAX_STEP_SQUARES`] steps times squares) and `greedy`, as the
 /// command takes them.
-pub struct Showdown(showdown::Options, Option<fn(u64, u64)>);
+pub struct Showdown(showdown::Options, Option<fn(u64, u64)>, Option<Arc<Watch>>);
+
+impl Showdown {
+    /// Stopped by `watch`, and telling it the progress.
+    pub(super) fn watched(mut self, watch: &Arc<Watch>) -> Showdown {
+        self.0.cancel = Some(watch.flag());
+        self.2 = Some(watch.clone());
+        self
+    }
+
+    /// The progress of a run: told to the limits' `progress` and to the watch, if any.
+    fn progress(&self) -> Progress {
+        let (tell, watch) = (self.1, self.2.clone());
+        Progress::observed(move |done, total| {
+            if let Some(watch) = &watch {
+                watch.tell(done, total);
+            }
+            if let Some(tell) = tell {
+                tell(done, total);
+            }
+        })
+    }
+}
 
 impl Judge for Showdown {
     fn options(
@@ -146,6 +170,7 @@ impl Judge for Showdown {
                 ..showdown::Options::default()
             },
             limits.progress,
+            None,
         ))
     }
 
@@ -180,12 +205,9 @@ impl Judge for Showdown {
         Ok(())
     }
 
-    /// With the limits' `progress`, told after each test answered.
+    /// Telling the limits' `progress` and the watch (see [`Showdown::progress`]).
     fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
-        match self.1 {
-            Some(progress) => showdown::run_with_progress(input, out, &self.0, progress),
-            None => showdown::run(input, out, &self.0),
-        }
+        showdown::run_watched(input, out, &self.0, &self.progress()).map(|_| ())
     }
 }
 
@@ -242,7 +264,8 @@ pub(super) fn write_showdown_trace(
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
     puzzle.check(input)?;
-    showdown::trace::trace(input, &mut &mut *out, &puzzle.0, trace_steps)
+    let progress = puzzle.progress();
+    showdown::trace::trace_watched(input, &mut &mut *out, &puzzle.0, trace_steps, &progress)
         .map(|_| ())
         .map_err(ApiError::from_run)
 }

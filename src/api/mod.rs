@@ -24,7 +24,9 @@
 //! A request is answered in three steps, so that a server can put its own work between them:
 //! [`Endpoint::prepare`] reads the query (a [`Call`]), [`Call::with_body`] takes the body and
 //! reads what is cheap to read in it (a [`Ready`]), and [`Ready::write`] solves and writes the
-//! answer. [`answer`] does the three at once.
+//! answer. [`answer`] does the three at once. [`Ready::write_watched`] writes the same answer
+//! while a [`Watch`] shared with another thread can stop the solve (a client gone) and reads
+//! the optimisers' progress.
 //!
 //! ```
 //! use chess_puzzles::api::{self, Limits};
@@ -48,6 +50,8 @@ mod tour;
 pub mod trace;
 
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -88,8 +92,10 @@ pub struct Limits {
     /// listing and `nqueens best`, and the time limit of the other puzzles (504 past it).
     pub max_time: Duration,
     /// Told of the progress of the optimisers, `progress(done, total)` after each unit of
-    /// work, on the solving thread: a showdown test answered (`/api/showdown`), an `nqueens
-    /// best` board proven. None by default; the browser's worker passes it on to the page.
+    /// work, on the solving thread: with `steps`, the showdown optimiser's local-search steps
+    /// made out of those it will make (`/api/showdown` and `/api/showdown/trace`, at least
+    /// every few thousand steps), else its tests answered; an `nqueens best` board proven.
+    /// None by default; the browser's worker passes it on to the page.
     pub progress: Option<fn(u64, u64)>,
 }
 
@@ -100,6 +106,67 @@ impl Default for Limits {
             max_time: Duration::from_secs(10),
             progress: None,
         }
+    }
+}
+
+/// Shared by a request's solve and whoever waits for its answer on another thread (the
+/// server): a flag that stops the solve when the answer is no longer wanted, and the progress
+/// of the optimisers, as `Limits::progress` is told it.
+///
+/// Every search looks at the flag as often as at its clock: the counts, listings, traces and
+/// `nqueens best` end within milliseconds, the showdown optimiser within a few thousand of its
+/// steps (it then writes the answers it holds, which nobody reads). The other endpoints answer
+/// too quickly to need it.
+///
+/// ```
+/// use std::sync::Arc;
+/// use chess_puzzles::api::{Endpoint, Limits, Watch};
+///
+/// let watch = Arc::new(Watch::default());
+/// let call = Endpoint::NqueensCount.prepare(Some("n=20&time_limit=5"), &Limits::default()).unwrap();
+/// let ready = call.with_body(Vec::new()).unwrap();
+/// watch.stop();
+/// let mut out = Vec::new();
+/// let refused = ready.write_watched(&mut out, &watch).unwrap_err();
+/// assert_eq!(refused.status, 504);
+/// assert!(out.is_empty());
+/// ```
+#[derive(Debug, Default)]
+pub struct Watch {
+    stop: Arc<AtomicBool>,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl Watch {
+    /// Asks the solve to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Watch::stop`] was called.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The optimisers' progress last told, `(done, total)` as `Limits::progress` is told it
+    /// (`(0, 0)` before anything was told).
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The flag, for a search's control.
+    fn flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// `done` never goes back: the searches on several threads tell it in any order.
+    fn tell(&self, done: u64, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+        self.done.fetch_max(done, Ordering::Relaxed);
     }
 }
 
@@ -412,6 +479,13 @@ impl Ready {
     /// answer; after that only a failed write (the time limit of `out`, a client gone) or a
     /// search's own time limit fails, and `out` then holds part of an answer.
     pub fn write(self, out: &mut dyn Write) -> Result<(), ApiError> {
+        self.write_watched(out, &Arc::new(Watch::default()))
+    }
+
+    /// [`Ready::write`], stopped when `watch` is (a search then ends as at its time limit,
+    /// the showdown optimiser writes the answers it holds), and telling `watch` the
+    /// optimisers' progress. The same answer as [`Ready::write`] while `watch` is not stopped.
+    pub fn write_watched(self, out: &mut dyn Write, watch: &Arc<Watch>) -> Result<(), ApiError> {
         let input: &[u8] = match &self.body {
             Body::Bytes(bytes) => bytes,
             Body::Walk(..) | Body::Checks(_) => &[],
@@ -421,10 +495,10 @@ impl Ready {
                 Puzzle::Queens(p) => judge::write(p, format, input, out),
                 Puzzle::Sultan(p) => judge::write(p, format, input, out),
                 Puzzle::Tour(p) => judge::write(p, format, input, out),
-                Puzzle::Showdown(p) => judge::write(p, format, input, out),
+                Puzzle::Showdown(p) => judge::write(p.watched(watch), format, input, out),
             },
             (Work::ShowdownTrace(puzzle, steps), _) => {
-                judge::write_showdown_trace(puzzle, steps, input, out)
+                judge::write_showdown_trace(puzzle.watched(watch), steps, input, out)
             }
             (Work::TourExplain, _) => lines(out, tour::explain_all(input)),
             (Work::TourWalk, Body::Walk(input, moves)) => {
@@ -434,16 +508,17 @@ impl Ready {
                 lines(out, showdown::judge_answers(request))
             }
             (Work::NqueensBest(format, time_limit, progress), _) => {
-                nqueens::best(format, time_limit, progress, input, out)
+                let control = nqueens::control(time_limit, watch);
+                nqueens::best(format, control, progress, input, out)
             }
             (Work::NqueensCount(problem, format, time_limit), _) => {
-                nqueens::count(&problem, format, time_limit, out)
+                nqueens::count(&problem, format, nqueens::control(time_limit, watch), out)
             }
             (Work::NqueensList(problem, options, time_limit), _) => {
-                nqueens::list(&problem, &options, time_limit, out)
+                nqueens::list(&problem, &options, nqueens::control(time_limit, watch), out)
             }
             (Work::NqueensTrace(problem, options, time_limit), _) => {
-                nqueens::trace(&problem, &options, time_limit, out)
+                nqueens::trace(&problem, &options, nqueens::control(time_limit, watch), out)
             }
             (Work::Trace(puzzle, steps), _) => trace::write(puzzle, steps, input, out),
             // `with_body` reads the JSON bodies of these two: nothing else is made.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::error::{ApiError, GATEWAY_TIMEOUT};
 use super::params::Params;
-use super::{drawn, parse_all};
+use super::{Watch, drawn, parse_all};
 use crate::clock::Instant;
 use crate::input::{CaseReader, Scanner};
 use crate::nqueens::{self, BestOptions, BestReader, BestRun, Control, Fix, ListOptions, Problem};
@@ -53,22 +53,21 @@ pub fn count_timed_out_after(seconds: f64, done: u64, total: u64) -> ApiError {
     )
 }
 
-/// The control of a search of at most `time_limit` from now.
-fn control(time_limit: Duration) -> Control {
-    Control::with_deadline(Instant::now() + time_limit)
+/// The control of a search of at most `time_limit` from now, stopped also by `watch`.
+pub(super) fn control(time_limit: Duration, watch: &Watch) -> Control {
+    Control::with_deadline(Instant::now() + time_limit).with_cancel(watch.flag())
 }
 
 /// `POST /api/nqueens/best`: every board of the input proven, or a 504; `progress(boards
 /// done, boards)` after each board, if given.
 pub(super) fn best(
     format: OutputFormat,
-    time_limit: Duration,
+    mut control: Control,
     progress: Option<fn(u64, u64)>,
     input: &[u8],
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
     let started = Instant::now();
-    let mut control = control(time_limit);
     if let Some(progress) = progress {
         control = control.with_observer(progress);
     }
@@ -99,11 +98,10 @@ pub(super) fn best(
 pub(super) fn count(
     problem: &Problem,
     format: OutputFormat,
-    time_limit: Duration,
+    control: Control,
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
     let started = Instant::now();
-    let control = control(time_limit);
     match nqueens::count(problem, &control) {
         Some(count) => nqueens::write_count(&mut &mut *out, problem, count, format)
             .map_err(|e| ApiError::from_output(&e, "writing the count")),
@@ -115,10 +113,9 @@ pub(super) fn count(
 pub(super) fn list(
     problem: &Problem,
     options: &ListOptions,
-    time_limit: Duration,
+    control: Control,
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
-    let control = control(time_limit);
     let listed = drawn(out, options.format == OutputFormat::Svg, |mut out| {
         nqueens::list_until(problem, &mut out, options, &control)
             .map_err(|e| ApiError::from_output(&e, "listing"))
@@ -151,10 +148,9 @@ pub(super) fn list_options(format: OutputFormat, limit: Option<u64>) -> ListOpti
 pub(super) fn trace(
     problem: &Problem,
     options: &nqueens::trace::TraceOptions,
-    time_limit: Duration,
+    control: Control,
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
-    let control = control(time_limit);
     let ended = nqueens::trace::trace(problem, out, options, &control)
         .map_err(|e| ApiError::from_output(&e, "tracing"))?;
     if ended.stopped_by == Some(crate::core::trace::StoppedBy::Time) {

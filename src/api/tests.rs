@@ -235,3 +235,42 @@ fn every_endpoint_has_one_route() {
     assert_eq!(Endpoint::from_path("/api/nqueens/count/events"), None);
     assert_eq!(Endpoint::from_path(""), None);
 }
+
+/// A showdown answered with a [`Watch`] gives the same bytes as without, and the watch ends at
+/// every step of the budget (a 25x25 board that the search works on for all its steps); a
+/// stopped watch ends a count at once.
+#[test]
+fn a_watched_solve_answers_the_same_and_tells_its_steps() {
+    let rows: Vec<String> = (0..25)
+        .map(|r| {
+            (0..25)
+                .map(|c| if (r + c) % 2 == 0 { '#' } else { '_' })
+                .collect()
+        })
+        .collect();
+    let input = format!("1\n25\n{}\n1 1 1 1 1 1 2 1\n", rows.join("\n"));
+    let query = Some("steps=3000&seed=4&format=judge");
+    let plain = ask("/api/showdown", query, input.as_bytes());
+    assert_eq!(plain.status, 200);
+    let ready = Endpoint::Showdown
+        .prepare(query, &Limits::default())
+        .and_then(|call| call.with_body(input.into_bytes()))
+        .unwrap();
+    let watch = Arc::new(Watch::default());
+    let mut out = Vec::new();
+    ready.write_watched(&mut out, &watch).unwrap();
+    assert_eq!(out, plain.body);
+    let searches = rayon::current_num_threads().clamp(1, 2) as u64;
+    assert_eq!(watch.progress(), (3000 * searches, 3000 * searches));
+
+    let watch = Arc::new(Watch::default());
+    watch.stop();
+    let ready = Endpoint::NqueensCount
+        .prepare(Some("n=18"), &Limits::default())
+        .and_then(|call| call.with_body(Vec::new()))
+        .unwrap();
+    let started = Instant::now();
+    let refused = ready.write_watched(&mut Vec::new(), &watch).unwrap_err();
+    assert_eq!(refused.status, error::GATEWAY_TIMEOUT);
+    assert!(started.elapsed() < Duration::from_secs(1));
+}

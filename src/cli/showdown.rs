@@ -196,6 +196,7 @@ fn solve(args: Solve, out: &mut Output) -> Result<Verdict, Failure> {
         steps: args.steps,
         greedy: args.greedy,
         stop: Some(interrupt::install()),
+        cancel: None,
     };
     if args.prove.prove {
         let given = args.time_limit.is_some();

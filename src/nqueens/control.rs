@@ -2,6 +2,7 @@
 //! progress in parts done out of parts known.
 
 use crate::clock::Instant;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Shared between a long computation and whoever watches it: a stop request, an optional
@@ -12,6 +13,9 @@ pub struct Control {
     deadline: Option<Instant>,
     /// Raised from outside (Ctrl-C), looked at with the stop request.
     interrupt: Option<&'static AtomicBool>,
+    /// Raised when the work is no longer wanted (a web client gone), looked at with the stop
+    /// request.
+    cancel: Option<Arc<AtomicBool>>,
     done: AtomicU64,
     total: AtomicU64,
     /// Told of the progress each time parts finish ([`Control::with_observer`]).
@@ -47,6 +51,27 @@ impl Control {
     pub fn with_interrupt(self, flag: &'static AtomicBool) -> Control {
         Control {
             interrupt: Some(flag),
+            ..self
+        }
+    }
+
+    /// Stops also as soon as `flag` is raised: a flag shared with whoever waits for the work
+    /// (a server's request, raised when its client goes away).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use chess_puzzles::nqueens::Control;
+    ///
+    /// let flag = Arc::new(AtomicBool::new(false));
+    /// let control = Control::new().with_cancel(flag.clone());
+    /// assert!(!control.should_stop());
+    /// flag.store(true, Ordering::Relaxed);
+    /// assert!(control.should_stop());
+    /// ```
+    pub fn with_cancel(self, flag: Arc<AtomicBool>) -> Control {
+        Control {
+            cancel: Some(flag),
             ..self
         }
     }
@@ -88,7 +113,12 @@ impl Control {
         if self.stop.load(Ordering::Relaxed) {
             return true;
         }
-        if self.interrupted() {
+        if self.interrupted()
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
             self.stop();
             return true;
         }

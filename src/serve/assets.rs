@@ -49,6 +49,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("/js/showdowntrace.js", "js/showdowntrace.js", JS),
     asset!("/js/nqueens.js", "js/nqueens.js", JS),
     asset!("/js/player.js", "js/player.js", JS),
+    asset!("/js/progress.js", "js/progress.js", JS),
     asset!("/js/queenstrace.js", "js/queenstrace.js", JS),
     asset!("/js/share.js", "js/share.js", JS),
     asset!("/js/tryit.js", "js/tryit.js", JS),

@@ -132,5 +132,10 @@ pub async fn call(
     let ready = call.with_body(body.into())?;
     let permit = state.gate.enter().await?;
     let (allowed, content_type) = (ready.allowed(), ready.content_type());
-    Ok(respond(permit, allowed, content_type, move |out| ready.write(out)).await)
+    let watch = Arc::new(api::Watch::default());
+    let solving = watch.clone();
+    Ok(respond(permit, allowed, content_type, watch, move |out| {
+        ready.write_watched(out, &solving)
+    })
+    .await)
 }

@@ -23,6 +23,7 @@
 pub mod assets;
 mod config;
 mod error;
+mod events;
 mod gate;
 pub mod guard;
 mod handler;

@@ -1,7 +1,7 @@
 //! Every route of the server in one place: the page ([`assets`]), the JSON API under `/api`
 //! (below), and the guards in front of both ([`guard`]). Every endpoint is answered by the
-//! transport-free API ([`crate::api`]) through [`handler::call`], but the progress events of
-//! a count ([`nqueens`]), which stream.
+//! transport-free API ([`crate::api`]) through [`handler::call`], or with its progress as
+//! server-sent events ([`events`]); a count's progress events ([`nqueens`]) are the server's own.
 //!
 //! The JSON API: `POST /api/<puzzle>` with a judge input as the body answers with exactly
 //! what `chess-puzzles <puzzle> --format json` writes for it (JSON Lines), through the same
@@ -22,6 +22,7 @@
 //! | `POST /api/nqueens/best` | `nqueens best` input | `format`, `time_limit` |
 //! | `GET`/`POST /api/nqueens/count` | | `n`, `fix` (repeated), `format`, `time_limit` |
 //! | `GET /api/nqueens/count/events` | | `n`, `fix`, `time_limit`: progress as server-sent events |
+//! | `POST /api/showdown/events`, `/api/showdown/trace/events`, `/api/nqueens/best/events` | as without `/events` | as without `/events`: the same answer after its progress, as server-sent events ([`events`]) |
 //! | `GET`/`POST /api/nqueens/list` | | `n`, `fix`, `limit`, `format`, `time_limit` |
 //! | `GET`/`POST /api/nqueens/trace` | | `n`, `fix`, `limit`, `steps`, `time_limit`: the search step by step |
 //! | `POST /api/queens/trace`, `/api/sultan/trace` | judge input | `steps` |
@@ -41,7 +42,7 @@ use axum::routing::{MethodRouter, get, post};
 
 use super::config::Limits;
 use super::handler::{self, Payload, Shared, State};
-use super::{assets, guard, nqueens};
+use super::{assets, events, guard, nqueens};
 use crate::api::{self, Endpoint};
 
 /// The whole application: the page, the API and the guards, for a server listening on
@@ -64,6 +65,12 @@ fn api(state: Arc<State>) -> Router {
     let mut router = Router::new();
     for endpoint in Endpoint::ALL {
         router = router.route(endpoint.route(), method_router(endpoint));
+    }
+    for endpoint in events::WITH_EVENTS {
+        let handler = move |state: Shared, RawQuery(query): RawQuery, body: Payload| {
+            events::answer(endpoint, state, query, body)
+        };
+        router = router.route(&format!("{}/events", endpoint.route()), post(handler));
     }
     router
         .route("/nqueens/count/events", get(nqueens::count_events))

@@ -8,8 +8,14 @@
 //! always a 400; only a time limit or an internal failure can meet an answer that has
 //! started, and then the body is cut off (the client sees a broken transfer, never a short
 //! answer that looks complete). No answer is cached.
+//!
+//! A client that goes away stops its solve: the wait for the first message and then the body
+//! hold a [`StopOnDrop`] of the solve's [`Watch`], which raises its flag when the server drops
+//! them (the connection closed), and every search looks at that flag as at its clock, so that
+//! the solver's permit comes back at once rather than at the time limit.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -21,6 +27,7 @@ use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 use super::error::ApiError;
+use crate::api::Watch;
 
 /// The bytes a solve writes before they are sent on.
 pub const CHUNK: usize = 256 * 1024;
@@ -110,15 +117,29 @@ impl Write for ChunkWriter {
     }
 }
 
+/// Stops a solve ([`Watch::stop`]) when dropped: held by whatever waits for the solve's
+/// answer on behalf of its client, which the server drops when the client goes away.
+pub struct StopOnDrop(pub Arc<Watch>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// Runs `work` on the blocking pool while `permit` is held, with writes allowed for `allowed`
 /// from now, and answers with what it writes (as `content_type`, never to be cached) or with
-/// its error.
+/// its error. `watch` is stopped when the answer is no longer wanted: the client gone before
+/// the first message or while the body streams, the first message late (a 504), or the body
+/// sent whole.
 pub async fn respond(
     permit: OwnedSemaphorePermit,
     allowed: Duration,
     content_type: &'static str,
+    watch: Arc<Watch>,
     work: impl FnOnce(&mut ChunkWriter) -> Result<(), ApiError> + Send + 'static,
 ) -> Response {
+    let stop = StopOnDrop(watch);
     let deadline = Instant::now() + allowed;
     let (tx, mut rx) = mpsc::channel::<Message>(2);
     let runtime = Handle::current();
@@ -134,8 +155,8 @@ pub async fn respond(
             let _ = tx.blocking_send(Message::Fail(e));
         }
     });
-    // A solve that cannot be stopped from outside (showdown counts steps, not time) still
-    // gets its answer refused in time; it keeps its permit until it ends.
+    // A solve that overruns (showdown's steps are bounded by its own time limit) gets its
+    // answer refused in time, and `stop` (dropped with this future) ends it.
     let first = match tokio::time::timeout(allowed + LATE, rx.recv()).await {
         Err(_) => {
             return super::error::refusal(
@@ -154,12 +175,13 @@ pub async fn respond(
         Some(Message::Fail(e)) => return e.into_response(),
         Some(Message::Data(bytes)) => bytes,
     };
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+    // The body holds `stop`: dropped, it stops the solve.
+    let rest = futures_util::stream::unfold((rx, stop), |(mut rx, stop)| async move {
         let item = match rx.recv().await? {
             Message::Data(bytes) => Ok(bytes),
             Message::Fail(e) => Err(io::Error::other(e.body.error)),
         };
-        Some((item, rx))
+        Some((item, (rx, stop)))
     });
     let body = futures_util::stream::once(async move { Ok::<Bytes, io::Error>(first) }).chain(rest);
     let mut response = Body::from_stream(body).into_response();

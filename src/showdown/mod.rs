@@ -46,7 +46,8 @@ pub mod trace;
 pub mod validate;
 pub mod writer;
 
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -335,6 +336,9 @@ pub struct Options {
     /// Raised from outside (Ctrl-C): every test still open is then answered at once with the
     /// best answer it holds.
     pub stop: Option<&'static AtomicBool>,
+    /// Raised when the answers are no longer wanted (a web client gone): the run then ends as
+    /// with `stop` (looked at when `stop` is not set).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Options {
@@ -347,6 +351,7 @@ impl Default for Options {
             greedy: false,
             explain: false,
             stop: None,
+            cancel: None,
         }
     }
 }
@@ -361,42 +366,17 @@ pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Resul
     run_watched(input, out, options, &Progress::default()).map(|_| ())
 }
 
-/// [`run`], calling `progress(tests_done, tests_total)` after each answer, or group of
-/// answers written together.
+/// [`run`], calling `progress(done, total)` on the solving threads (see
+/// [`Progress::observed`]): with `options.steps`, the local-search steps made out of those the
+/// run will make, at least every few thousand steps; else the tests answered out of the tests.
+/// The answers are the same as [`run`]'s.
 pub fn run_with_progress<R: Read, W: Write>(
     input: R,
     out: &mut W,
     options: &Options,
-    progress: impl FnMut(u64, u64),
+    progress: impl Fn(u64, u64) + Send + Sync + 'static,
 ) -> Result<(), RunError> {
-    let watch = Progress::default();
-    let mut counting = Counting {
-        out,
-        watch: &watch,
-        each: progress,
-    };
-    run_watched(input, &mut counting, options, &watch).map(|_| ())
-}
-
-/// A writer that reports the tests answered at every flush (one per answer, or per group of
-/// answers known together).
-struct Counting<'a, W, F> {
-    out: &'a mut W,
-    watch: &'a Progress,
-    each: F,
-}
-
-impl<W: Write, F: FnMut(u64, u64)> Write for Counting<'_, W, F> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out.write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()?;
-        let now = self.watch.snapshot();
-        (self.each)(now.answered as u64, now.tests as u64);
-        Ok(())
-    }
+    run_watched(input, out, options, &Progress::observed(progress)).map(|_| ())
 }
 
 /// [`run`], reporting the run's state to `progress` (read it from another thread for a
@@ -472,7 +452,7 @@ pub(crate) fn run_told<R: Read, W: Write>(
         time_limit: options.time_limit,
         steps: options.steps,
         seed: options.seed,
-        stop: options.stop,
+        stop: options.stop.or(options.cancel.as_deref()),
         progress: Some(progress),
         trace: told.map(trace::Told::recorder),
     };

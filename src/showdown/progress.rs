@@ -1,7 +1,10 @@
 //! What a run of the optimiser has reached, for a progress display: the optimiser updates a
 //! [`Progress`] as it goes, a display reads [`Progress::snapshot`] from another thread. A
 //! [`Progress::recording`] also keeps every change of a test's best cost or bound, with its
-//! time ([`CostPoint`]): the run's cost over time, which `showdown --trace` writes.
+//! time ([`CostPoint`]): the run's cost over time, which `showdown --trace` writes. With a
+//! step count, it also counts the local search's steps made out of the steps the run will make
+//! ([`Snapshot::steps`]), and [`Progress::observed`] tells them to a watcher on the solving
+//! thread (a browser, which has no other thread to look from).
 //!
 //! ```
 //! use chess_puzzles::showdown::progress::Progress;
@@ -17,7 +20,22 @@ use std::sync::{Mutex, MutexGuard};
 #[derive(Debug, Default)]
 pub struct Progress {
     state: Mutex<State>,
+    observer: Option<Observer>,
 }
+
+/// Told `(done, total)`: see [`Progress::observed`].
+struct Observer(Box<dyn Fn(u64, u64) + Send + Sync>);
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
+/// How many local-search steps a search makes between two reports of its steps: often enough
+/// for a bar that moves (a few dozen times a second on a 25x25 board), rarely enough to cost
+/// nothing.
+pub const STEPS_REPORTED: u64 = 4096;
 
 /// The most [`CostPoint`]s a recording keeps (those after are dropped, and
 /// [`Progress::take_points`] says so).
@@ -41,6 +59,10 @@ struct State {
     snapshot: Snapshot,
     /// Per test: its side, and its best cost and lower bound once it has a first answer.
     tests: Vec<(usize, Option<(u64, u64)>)>,
+    /// Per test: the local-search steps counted (at most `steps_each`).
+    steps: Vec<u64>,
+    /// The steps each test's searches make in all (0 without a step count).
+    steps_each: u64,
     /// The changes recorded since they were last taken (a recording only).
     points: Option<Vec<CostPoint>>,
     /// Changes dropped past [`MAX_POINTS`].
@@ -70,6 +92,12 @@ pub struct Snapshot {
     pub score: f64,
     /// The total of their lower bounds, in score.
     pub bound: f64,
+    /// With a step count: the local-search steps made (a test answered counts all its steps,
+    /// also those its searches did not need), out of `step_budget`.
+    pub steps: u64,
+    /// With a step count: the steps of every test's searches (the count times the searches
+    /// of a test, one per thread, at most two); 0 without one.
+    pub step_budget: u64,
 }
 
 impl Progress {
@@ -79,6 +107,17 @@ impl Progress {
         let progress = Progress::default();
         progress.lock().points = Some(Vec::new());
         progress
+    }
+
+    /// A progress that calls `observer(done, total)` after each change of what it counts, on
+    /// the solving thread: with a step count the steps made out of the budget
+    /// ([`Snapshot::steps`], at least every [`STEPS_REPORTED`] steps of a search), else the
+    /// tests answered out of the tests. It should return at once.
+    pub fn observed(observer: impl Fn(u64, u64) + Send + Sync + 'static) -> Progress {
+        Progress {
+            observer: Some(Observer(Box::new(observer))),
+            ..Progress::default()
+        }
     }
 
     /// The changes recorded since the last call, in the order they happened, and how many
@@ -113,9 +152,18 @@ impl Progress {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A run of tests of these sides starts its clock.
-    pub(crate) fn begin(&self, sides: &[usize], start: Instant, end: Option<Instant>) {
+    /// A run of tests of these sides starts its clock; with a step count, each test's searches
+    /// make `steps_each` steps in all.
+    pub(crate) fn begin(
+        &self,
+        sides: &[usize],
+        start: Instant,
+        end: Option<Instant>,
+        steps_each: u64,
+    ) {
         let mut state = self.lock();
+        state.steps = vec![0; sides.len()];
+        state.steps_each = steps_each;
         if let Some(points) = &mut state.points {
             points.clear();
         }
@@ -126,8 +174,46 @@ impl Progress {
             tests: sides.len(),
             start: Some(start),
             end,
+            step_budget: steps_each.saturating_mul(sides.len() as u64),
             ..Snapshot::default()
         };
+    }
+
+    /// A search of test `i` made `steps` more steps.
+    pub(crate) fn stepped(&self, i: usize, steps: u64) {
+        let told = {
+            let mut state = self.lock();
+            Self::count_steps(&mut state, i, steps);
+            Self::told(&state)
+        };
+        self.tell(told);
+    }
+
+    /// Counts `steps` more steps of test `i`, at most its budget.
+    fn count_steps(state: &mut State, i: usize, steps: u64) {
+        let each = state.steps_each;
+        let Some(made) = state.steps.get_mut(i) else {
+            return;
+        };
+        let more = steps.min(each - *made);
+        *made += more;
+        state.snapshot.steps += more;
+    }
+
+    /// What the observer is told now: steps with a step count, else tests answered.
+    fn told(state: &State) -> (u64, u64) {
+        let s = &state.snapshot;
+        if s.step_budget > 0 {
+            (s.steps, s.step_budget)
+        } else {
+            (s.answered as u64, s.tests as u64)
+        }
+    }
+
+    fn tell(&self, (done, total): (u64, u64)) {
+        if let Some(observer) = &self.observer {
+            (observer.0)(done, total);
+        }
     }
 
     /// Test `i` (from 0) holds an answer of `cost`, and no answer costs less than `bound`.
@@ -147,10 +233,17 @@ impl Progress {
     }
 
     /// Test `i`'s final answer, of `cost`, was handed out (with its bound, as [`Progress::update`]).
+    /// It counts every step of the test's searches.
     pub(crate) fn answered(&self, i: usize, cost: u64, bound: u64) {
-        let mut state = self.lock();
-        Self::record(&mut state, i, cost, bound);
-        state.snapshot.answered += 1;
+        let told = {
+            let mut state = self.lock();
+            Self::record(&mut state, i, cost, bound);
+            state.snapshot.answered += 1;
+            let each = state.steps_each;
+            Self::count_steps(&mut state, i, each);
+            Self::told(&state)
+        };
+        self.tell(told);
     }
 
     fn record(state: &mut State, i: usize, cost: u64, bound: u64) {
@@ -195,7 +288,7 @@ mod tests {
     #[test]
     fn totals_follow_the_updates() {
         let progress = Progress::default();
-        progress.begin(&[2, 10], Instant::now(), None);
+        progress.begin(&[2, 10], Instant::now(), None, 0);
         progress.update(0, 8, 4);
         assert_eq!(progress.snapshot().score, 2.0);
         assert_eq!(progress.snapshot().bound, 1.0);
@@ -213,9 +306,30 @@ mod tests {
     }
 
     #[test]
+    fn steps_are_counted_within_each_tests_budget() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let seen = Arc::new(AtomicU64::new(0));
+        let told = seen.clone();
+        let progress = Progress::observed(move |done, total| {
+            assert_eq!(total, 200);
+            told.store(done, Ordering::Relaxed);
+        });
+        progress.begin(&[5, 6], Instant::now(), None, 100);
+        progress.stepped(0, 60);
+        progress.stepped(0, 60);
+        assert_eq!(seen.load(Ordering::Relaxed), 100);
+        progress.stepped(1, 30);
+        progress.answered(1, 3, 3);
+        assert_eq!(seen.load(Ordering::Relaxed), 200);
+        let s = progress.snapshot();
+        assert_eq!((s.steps, s.step_budget, s.answered), (200, 200, 1));
+    }
+
+    #[test]
     fn a_recording_keeps_every_change_once() {
         let progress = Progress::recording();
-        progress.begin(&[5, 6], Instant::now(), None);
+        progress.begin(&[5, 6], Instant::now(), None, 0);
         progress.update(0, 9, 4);
         progress.update(0, 9, 4);
         progress.improved(0, 12);

@@ -75,6 +75,18 @@ pub fn trace<R: Read, W: Write>(
     options: &Options,
     max_steps: u64,
 ) -> Result<Ending, RunError> {
+    trace_watched(input, out, options, max_steps, &Progress::default())
+}
+
+/// [`trace`], reporting the run's state to `progress` (see
+/// [`run_watched`](super::run_watched)): the same trace.
+pub fn trace_watched<R: Read, W: Write>(
+    input: R,
+    out: &mut W,
+    options: &Options,
+    max_steps: u64,
+    progress: &Progress,
+) -> Result<Ending, RunError> {
     // A search keeps no more moves than the trace could write.
     let limit = usize::try_from(max_steps).unwrap_or(usize::MAX);
     let told = Told {
@@ -82,7 +94,7 @@ pub fn trace<R: Read, W: Write>(
         max_steps,
         used: AtomicU64::new(0),
     };
-    let ending = run_told(input, out, options, &Progress::default(), Some(&told))?;
+    let ending = run_told(input, out, options, progress, Some(&told))?;
     out.flush().map_err(RunError::Output)?;
     Ok(ending)
 }

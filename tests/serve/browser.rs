@@ -1602,6 +1602,8 @@ async fn nqueens(page: &Page<'_>) -> Result<(), Failure> {
     let input = text_of(client, "nqueens-input").await?;
     let best = cli(&["nqueens", "best"], &input);
     assert_eq!(text_of(client, "nqueens-result").await?, best.trim());
+    // The judge output, made from the one search's JSON lines, is the command line's.
+    assert_eq!(text_of(client, "nqueens-output").await?, best);
     // The weights are kept in the link: a fresh page shows the same board and answer.
     let link = text_of(client, "nqueens-link").await?;
     assert!(link.contains("seed="), "{link}");

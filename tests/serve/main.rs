@@ -11,4 +11,5 @@ mod browser;
 mod limits;
 mod load;
 mod server;
+mod stop;
 mod traces;

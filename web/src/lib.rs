@@ -71,8 +71,9 @@ impl Reply {
 /// Answers one request of the API: `path` (`/api/queens`, ...), `query` (without its `?`;
 /// empty for none), `body`, and the longest a solve may take in seconds (the server's
 /// `--max-time`; a value that is not a positive number of seconds means its default, 10).
-/// The optimisers (`/api/showdown`, `/api/nqueens/best`) call
-/// `globalThis.chessPuzzlesProgress(done, total)` after each test or board, as a count does.
+/// The optimisers (`/api/showdown`, `/api/showdown/trace`, `/api/nqueens/best`) call
+/// `globalThis.chessPuzzlesProgress(done, total)` as they go (the showdown's local-search steps
+/// with `steps`, else its tests; the boards proven), as a count does.
 #[wasm_bindgen]
 pub fn answer(path: &str, query: &str, body: &[u8], max_time: f64) -> Reply {
     let query = (!query.is_empty()).then_some(query);
@@ -90,8 +91,9 @@ impl From<api::Reply> for Reply {
 }
 
 /// The limits of `max_time` seconds (a value that is not a positive number: the default),
-/// reporting the optimisers' progress (`globalThis.chessPuzzlesProgress(done, total)` after
-/// each showdown test answered and each `nqueens best` board proven).
+/// reporting the optimisers' progress (`globalThis.chessPuzzlesProgress(done, total)`: with
+/// `steps`, the showdown's local-search steps made out of those it will make, at least every
+/// few thousand steps, else its tests answered; each `nqueens best` board proven).
 fn limits(max_time: f64) -> Limits {
     let mut limits = Limits {
         progress: Some(report),

@@ -41,7 +41,7 @@ use super::board::{Board, Change};
 use super::candidates::Candidates;
 use super::deadline::Deadline;
 use super::journal::{Moves, Phase, Why};
-use super::progress::Progress;
+use super::progress::{Progress, STEPS_REPORTED};
 
 mod moves;
 mod neighbourhood;
@@ -118,6 +118,8 @@ pub struct Search<'a, G> {
     improved_at: u64,
     /// The step of the last kick (see [`KICK_STEPS`]).
     kicked_at: u64,
+    /// The step last told to the progress ([`Search::report_to`]).
+    reported: u64,
     /// For each cell holding a piece, the best way to take it away as last valued by
     /// [`Search::value_of_taking`]: (weight lost per price saved, the kind left there).
     valued: Vec<(f64, Option<PieceKind>)>,
@@ -213,6 +215,7 @@ impl<'a, G: Rng> Search<'a, G> {
             empty,
             improved_at: 0,
             kicked_at: 0,
+            reported: 0,
             valued: vec![(0.0, None); stride * stride],
             stale: vec![true; stride * stride],
             queue: Vec::new(),
@@ -291,6 +294,9 @@ impl<'a, G: Rng> Search<'a, G> {
         let mut exploring = false;
         while self.step < end && self.best_cost > limits.target {
             if self.step.is_multiple_of(64) || self.step == begin {
+                if self.step - self.reported >= STEPS_REPORTED {
+                    self.report_steps();
+                }
                 let now = Instant::now();
                 if stop.load(Ordering::Relaxed) || limits.deadline.is_some_and(|d| now >= d) {
                     break;
@@ -341,7 +347,16 @@ impl<'a, G: Rng> Search<'a, G> {
             self.best = self.board.placements();
             self.mark_best();
         }
+        self.report_steps();
         self.best_cost
+    }
+
+    /// Tells the progress of [`Search::report_to`] the steps made since the last report.
+    fn report_steps(&mut self) {
+        if let Some((progress, test)) = self.report {
+            progress.stepped(test, self.step - self.reported);
+        }
+        self.reported = self.step;
     }
 
     /// Removes the piece whose removal loses the least weight per price, or replaces one by a

@@ -190,7 +190,10 @@ impl Settings<'_> {
         let hard = self.deadline(start);
         if let Some(progress) = self.progress {
             let sides: Vec<usize> = instances.iter().map(Instance::side).collect();
-            progress.begin(&sides, start, hard.moment());
+            // Each open test's searches, one per thread (at most two), make the steps each.
+            let searches = rayon::current_num_threads().clamp(1, 2) as u64;
+            let steps_each = self.steps.map_or(0, |n| n.saturating_mul(searches));
+            progress.begin(&sides, start, hard.moment(), steps_each);
         }
         hard
     }

@@ -36,17 +36,40 @@ function stopped() {
   return new DOMException('the request was stopped', 'AbortError');
 }
 
-/** The server's routes, relative to the page (`api/...`), so that a server under a sub-path works. */
+/** The routes the server also answers with progress, at `<route>/events`. */
+const WITH_EVENTS = new Set(['showdown', 'showdown/trace', 'nqueens/best']);
+
+/**
+ * The server's routes, relative to the page (`api/...`), so that a server under a sub-path
+ * works. A request with `onProgress` to a route of WITH_EVENTS goes to its `/events` twin: the
+ * same answer after its progress, as server-sent events, whose writes also tell the server at
+ * once when the request is stopped (its solve then ends and frees its solver).
+ */
 const server = {
   name: 'server',
-  async request(path, q, { method, body, type, signal }) {
+  async request(path, q, { method, body, type, signal, onProgress }) {
     const init = { method, signal };
     if (method === 'POST') {
       init.body = body;
       init.headers = { 'Content-Type': type };
     }
-    const response = await fetch(`api/${path}${q ? `?${q}` : ''}`, init);
-    return { status: response.status, statusText: response.statusText, response };
+    const events = onProgress && method === 'POST' && WITH_EVENTS.has(path);
+    const response = await fetch(`api/${path}${events ? '/events' : ''}${q ? `?${q}` : ''}`, init);
+    if (!events || !response.ok) return { status: response.status, statusText: response.statusText, response };
+    let answer = null;
+    await readEvents(response, (name, data) => {
+      if (name === 'progress') {
+        const p = JSON.parse(data);
+        onProgress({ done: p.done, total: p.total });
+      } else if (name === 'result') {
+        answer = { status: 200, text: data };
+      } else if (name === 'error') {
+        const e = JSON.parse(data);
+        answer = { status: e.status, text: JSON.stringify({ error: e.error, line: e.line, column: e.column }) };
+      }
+    });
+    if (answer === null) throw new Error('the server ended the answer early');
+    return answer;
   },
 };
 
@@ -177,9 +200,11 @@ function lines(answer) {
 
 /**
  * POSTs `body` (a judge input) and returns the answer's text. `init.signal` stops the request
- * (in the browser, the worker is ended at once); `init.onProgress({done, total})` is told, in
- * the browser, after each unit of the optimisers' work: a test of `showdown` answered, a board
- * of `nqueens/best` proven (the server's transport answers without progress).
+ * (in the browser, the worker is ended at once; under `serve`, the server's solve ends too when
+ * it is asked with progress); `init.onProgress({done, total})` is told the optimisers' progress:
+ * with `steps`, the local-search steps of `showdown` and `showdown/trace` made out of those the
+ * search will make (else their tests answered), and in the browser the boards of
+ * `nqueens/best` proven (the server tells it none: {done: 0, total: 0}).
  */
 export async function text(path, body, params, init = {}) {
   return request(path, params, {
@@ -314,6 +339,12 @@ async function serverEvents(path, params, onEvent, signal) {
   const q = query(params);
   const response = await fetch(`api/${path}${q ? `?${q}` : ''}`, { signal });
   if (!response.ok) throw await refusal(response.status, response.statusText, () => response.text());
+  await readEvents(response, onEvent);
+}
+
+/** Calls `onEvent(name, data)` for each server-sent event of `response` (the data of several
+ * `data:` lines joined by newlines), until it ends. */
+async function readEvents(response, onEvent) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let pending = '';
@@ -326,12 +357,12 @@ async function serverEvents(path, params, onEvent, signal) {
       const block = pending.slice(0, end);
       pending = pending.slice(end + 2);
       let name = 'message';
-      let data = '';
+      const data = [];
       for (const line of block.split('\n')) {
         if (line.startsWith('event: ')) name = line.slice(7);
-        else if (line.startsWith('data: ')) data += line.slice(6);
+        else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
-      onEvent(name, data);
+      onEvent(name, data.join('\n'));
     }
   }
 }

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { makeIo } from './io.js';
 import { Player } from './player.js';
+import { ticking } from './progress.js';
 import { QueensTrace, endNote, parseTrace, placementWords } from './queenstrace.js';
 import { SearchPanels } from './searchpanel.js';
 import { MAX_STATE, StateError, makeShare, numberParam, writeState } from './share.js';
@@ -276,37 +277,19 @@ export function init() {
     const controller = new AbortController();
     searching = controller;
     const boards = Number(tokens[0]) >= 1 ? Number(tokens[0]) : 1;
-    let proven = { done: 0, total: boards };
-    const started = performance.now();
-    const tick = () => {
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      detail.textContent = `the best placement on the weights: ${proven.done} of ${proven.total} board${proven.total === 1 ? '' : 's'} proven after ${seconds} s`;
-    };
     cancel.disabled = false;
-    progress.hidden = false;
-    // A bar that only says it is busy until a board is proven.
-    progress.removeAttribute('value');
     result.textContent = 'searching\u2026';
-    tick();
-    const timer = setInterval(tick, 250);
-    const init = {
-      signal: controller.signal,
-      onProgress: (p) => {
-        proven = { done: p.done, total: p.total };
-        if (p.total > 0) {
-          progress.max = p.total;
-          progress.value = p.done;
-        }
-        tick();
-      },
-    };
+    const ticks = ticking(progress, (p, seconds) => {
+      const proven = p && p.total > 0 ? p : { done: 0, total: boards };
+      detail.textContent = `the best placement on the weights: ${proven.done} of ${proven.total} board${proven.total === 1 ? '' : 's'} proven after ${seconds} s`;
+    });
+    // One search: its JSON lines say each board's best sum, the judge's line.
     let json;
-    let judge;
     try {
-      [json, judge] = await Promise.all([
-        api.jsonLines('nqueens/best', text, undefined, init),
-        api.text('nqueens/best', text, { format: 'judge' }, { signal: controller.signal }),
-      ]);
+      json = await api.jsonLines('nqueens/best', text, undefined, {
+        signal: controller.signal,
+        onProgress: ticks.onProgress,
+      });
     } catch (e) {
       if (searching === controller) {
         result.textContent = e.name === 'AbortError' ? 'cancelled' : '\u2014';
@@ -314,13 +297,17 @@ export function init() {
       }
       throw e;
     } finally {
-      clearInterval(timer);
+      ticks.stop();
       if (searching === controller) {
         searching = null;
         cancel.disabled = true;
         progress.hidden = true;
       }
     }
+    // Each board's best sum as its line says it (a sum may exceed what a JavaScript number
+    // holds exactly): the judge's answer is these sums, a line each, `impossible` for none.
+    const scores = json.lines.map((line) => /"score":(\d+|null)/.exec(line)[1]);
+    const judge = scores.map((score) => `${score === 'null' ? 'impossible' : score}\n`).join('');
     trace = null;
     panels.clear();
     player.load(0, '');
@@ -335,7 +322,7 @@ export function init() {
     const first = json.objects[0];
     placements = first && first.rows ? [first.rows] : [];
     index = 0;
-    result.textContent = first && first.score !== null ? String(first.score) : '\u2014';
+    result.textContent = scores.length > 0 && scores[0] !== 'null' ? scores[0] : '\u2014';
     detail.textContent = first ? `the best sum of weights under ${first.n} queens (weights drawn on boards up to 16x16)` : '';
     draw();
     save();

@@ -10,6 +10,7 @@ import { makeIo } from './io.js';
 import { StateError, makeShare, numberParam, writeState } from './share.js';
 import { piecesPanel } from './pieces.js';
 import { Player } from './player.js';
+import { thousands, ticking } from './progress.js';
 import { ShowdownTrace, kingList } from './showdowntrace.js';
 
 // The command line's letters (`showdown --format board`): F is the phoenix.
@@ -383,36 +384,24 @@ export function init() {
   }
 
   /** The optimiser's trace of `text` (`tests` tests, the first of side `n`), with its progress
-   * beside the answer (a bar, and the tests answered and the time, as a count's) and Stop,
-   * which ends the request; a stopped one rejects with an AbortError. */
+   * beside the answer (a bar, and the local search's steps made of those it will make and the
+   * time) and Stop, which ends the request (under `serve`, the server's solve too); a stopped
+   * one rejects with an AbortError. */
   async function optimise(text, tests, n) {
     if (solving) solving.abort();
     const controller = new AbortController();
     solving = controller;
-    const started = performance.now();
-    let answered = { done: 0, total: tests >= 1 ? tests : 1 };
     const what = n >= 2 && n <= 25 ? `${n}x${n} board, ${kings.size} king${kings.size === 1 ? '' : 's'}` : 'the input';
-    const tick = () => {
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      detail.textContent = `${what}: ${answered.done} of ${answered.total} test${answered.total === 1 ? '' : 's'} answered after ${seconds} s`;
-    };
     stop.disabled = false;
-    progress.hidden = false;
-    // A bar that only says it is busy until a test is answered.
-    progress.removeAttribute('value');
-    tick();
-    const timer = setInterval(tick, 250);
+    const ticks = ticking(progress, (p, seconds) => {
+      detail.textContent = p && p.total > 0
+        ? `${what}: ${thousands(p.done)} of ${thousands(p.total)} search steps after ${seconds} s`
+        : `${what}: searching for ${seconds} s`;
+    });
     try {
       const lines = await api.jsonLines('showdown/trace', text, { steps: steps(), seed: SEED, trace_steps: TRACE_STEPS }, {
         signal: controller.signal,
-        onProgress: (p) => {
-          answered = { done: p.done, total: p.total };
-          if (p.total > 0) {
-            progress.max = p.total;
-            progress.value = p.done;
-          }
-          tick();
-        },
+        onProgress: ticks.onProgress,
       });
       if (solving === controller) detail.textContent = '';
       return lines;
@@ -420,7 +409,7 @@ export function init() {
       if (solving === controller) detail.textContent = e.name === 'AbortError' ? 'cancelled' : '';
       throw e;
     } finally {
-      clearInterval(timer);
+      ticks.stop();
       if (solving === controller) {
         solving = null;
         stop.disabled = true;
