@@ -390,36 +390,39 @@ async fn said_above_board(client: &Client, id: &str, board: &str) -> Result<Valu
         .map_err(Into::into)
 }
 
+/// Opens `view` at its sample, types `value` into the field `field` and presses `button`; once
+/// the view's error is said, where its problem stands ([`said_above_board`]), at scroll 0.
+async fn error_said(
+    page: &Page<'_>,
+    view: &str,
+    field: &str,
+    value: &str,
+    button: &str,
+) -> Result<Value, Failure> {
+    let client = page.client;
+    open(page, view).await?;
+    client.execute("window.scrollTo(0, 0);", vec![]).await?;
+    type_into(client, field, value).await?;
+    click_id(client, button).await?;
+    wait_for(
+        client,
+        &format!("return document.getElementById('{view}-error').textContent;"),
+    )
+    .await?;
+    client.execute("window.scrollTo(0, 0);", vec![]).await?;
+    said_above_board(client, &format!("{view}-problem"), &format!("{view}-board")).await
+}
+
 /// Fault 5: An error from a view's buttons under those buttons; a link the view cannot open
 /// replaced in the address by what the view shows.
 async fn errors_at_the_buttons(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
-    open(page, "nqueens").await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    type_into(client, "nqueens-side", "40").await?;
-    click_id(client, "nqueens-list").await?;
-    wait_for(
-        client,
-        "return document.getElementById('nqueens-error').textContent;",
-    )
-    .await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    let said = said_above_board(client, "nqueens-problem", "nqueens-board").await?;
+    let said = error_said(page, "nqueens", "nqueens-side", "40", "nqueens-list").await?;
     assert_eq!(said["shown"], json!(true), "N-Queens side 40, list: {said}");
     assert_eq!(text_of(client, "nqueens-output").await?, "", "{said}");
 
     // A price the statement does not allow, after an answer was shown.
-    open(page, "showdown").await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    type_into(client, "showdown-price-1", "0").await?;
-    click_id(client, "showdown-solve").await?;
-    wait_for(
-        client,
-        "return document.getElementById('showdown-error').textContent;",
-    )
-    .await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    let said = said_above_board(client, "showdown-problem", "showdown-board").await?;
+    let said = error_said(page, "showdown", "showdown-price-1", "0", "showdown-solve").await?;
     assert_eq!(said["shown"], json!(true), "showdown, a price 0: {said}");
     assert_eq!(
         text_of(client, "showdown-cost").await?,
@@ -512,12 +515,7 @@ async fn small_words(page: &Page<'_>) -> Result<(), Failure> {
     assert!(!status.contains("empty"), "{status}");
     assert!(status.contains("given queen"), "{status}");
     // The last step of the whole search: over, nothing to backtrack to.
-    let trace = cli_lines(&["queens", "--trace"], "1\n1 1\n");
-    let last = trace
-        .iter()
-        .filter_map(|l| l["step"].as_u64())
-        .max()
-        .unwrap();
+    let last = last_step(&cli_lines(&["queens", "--trace"], "1\n1 1\n"));
     open(page, &format!("queens?q=1,1&step={last}")).await?;
     at_step(client, "queens", last).await?;
     let status = text_of(client, "queens-status").await?;
@@ -652,6 +650,15 @@ async fn what_a_class_asks(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The number of a trace's last step.
+fn last_step(trace: &[Value]) -> u64 {
+    trace
+        .iter()
+        .filter_map(|l| l["step"].as_u64())
+        .max()
+        .expect("a trace with steps")
+}
+
 /// Whether the focus is in the player of `view` (not on the page's body).
 async fn focus_in_player(client: &Client, view: &str) -> Result<Value, Failure> {
     Ok(client
@@ -666,12 +673,7 @@ async fn focus_in_player(client: &Client, view: &str) -> Result<Value, Failure> 
 /// the focus on, and the keys keep working.
 async fn keys_keep_working(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
-    let trace = cli_lines(&["queens", "--trace"], "1\n1 1\n");
-    let last = trace
-        .iter()
-        .filter_map(|l| l["step"].as_u64())
-        .max()
-        .unwrap();
+    let last = last_step(&cli_lines(&["queens", "--trace"], "1\n1 1\n"));
     open(page, "queens?q=1,1&step=3").await?;
     at_step(client, "queens", 3).await?;
     click_id(client, "queens-start").await?;
