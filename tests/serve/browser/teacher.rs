@@ -17,7 +17,8 @@
 //! 12. the small words: one square, a search that is over, the board before the search with
 //!     its given queen, the tour's goal layer; and what a class asks for: what the judge's
 //!     "1 5 8 6 3 7 2 4" means, why two queens attack each other, a solved try-it shown as
-//!     solved, the learner's own queens kept in the link, plain words;
+//!     solved, the learner's own queens kept in the link, plain words; a square's outline
+//!     (the cursor, a mark) inside the board;
 //! 8. a player's button that disables itself hands the focus on: the keys keep working;
 //! 9. while a search plays, the side column stays put and the sentence keeps its height;
 //! 10. a step link keeps the address while it opens (a reload at once opens the same step);
@@ -42,6 +43,7 @@ pub(super) async fn walk(page: &Page<'_>) -> Result<(), Failure> {
     errors_at_the_buttons(page).await?;
     placements_leave_the_search(page).await?;
     small_words(page).await?;
+    outlines_inside_the_board(page).await?;
     what_a_class_asks(page).await?;
     keys_keep_working(page).await?;
     steady_while_playing(page).await?;
@@ -870,5 +872,67 @@ async fn try_it_in_the_link(page: &Page<'_>) -> Result<(), Failure> {
         "{link}"
     );
     click_id(client, "queens-try-mode").await?;
+    Ok(())
+}
+
+/// Where each square's outline (a stroke: the cursor, a mark) is painted, and whether it
+/// stays inside the board's squares: its box widened by half the stroke, or the square
+/// itself where the square's rect is clipped to itself (`#square-inside`, a clip path in
+/// the units of the rect's own box).
+const OUTLINES: &str = "const svg = document.querySelector(`#${arguments[0]} svg`);
+     const rows = Number(svg.getAttribute('aria-rowcount')), cols = Number(svg.getAttribute('aria-colcount'));
+     const clip = document.getElementById('square-inside');
+     const unit = clip !== null && clip.getAttribute('clipPathUnits') === 'objectBoundingBox'
+       && clip.children.length === 1 && ['x', 'y', 'width', 'height'].every((k, i) => clip.children[0][k].baseVal.value === [0, 0, 1, 1][i]);
+     const problems = [];
+     let edges = 0;
+     for (const e of svg.querySelectorAll('rect, line, circle, path, polygon, ellipse')) {
+       if (e.closest('defs, .edge-labels')) continue;
+       const s = getComputedStyle(e), width = parseFloat(s.strokeWidth);
+       if (s.stroke === 'none' || !(width > 0) || e.getClientRects().length === 0) continue;
+       const b = e.getBBox();
+       const inside = unit && s.clipPath === 'url(\"#square-inside\")';
+       const w = inside ? 0 : width / 2;
+       const box = [b.x - w, b.y - w, b.x + b.width + w, b.y + b.height + w];
+       if (e.matches('.sq rect') && (b.x === 0 || b.y === 0 || b.x + 1 === cols || b.y + 1 === rows)) edges++;
+       if (box[0] < -1e-6 || box[1] < -1e-6 || box[2] > cols + 1e-6 || box[3] > rows + 1e-6)
+         problems.push(`${e.tagName}.${e.getAttribute('class') || e.parentNode.getAttribute('class')} at ${box.map((v) => v.toFixed(2))}`);
+     }
+     return { problems, edges };";
+
+/// Fault 12: A square's outline (the cursor on a corner, the marks of edge squares) stays
+/// inside the board's edge, on every view's board.
+async fn outlines_inside_the_board(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let tour = format!("tour?b={SAMPLE_TOUR}&step=4");
+    for (hash, view, board) in [
+        ("queens?q=1,1&step=22", "queens", "queens-board"),
+        ("sultan?step=300", "sultan", "sultan-search"),
+        (tour.as_str(), "tour", "tour-board"),
+        ("showdown?step=2", "showdown", "showdown-board"),
+        ("nqueens?n=8&step=23", "nqueens", "nqueens-board"),
+    ] {
+        open(page, hash).await?;
+        wait_for(
+            client,
+            &format!(
+                "return document.getElementById('{view}-counter').textContent.startsWith('Step ');"
+            ),
+        )
+        .await?;
+        // The cursor on the bottom right corner (the board's edges nearest the page).
+        client
+            .execute(
+                &format!("const svg = document.querySelector('#{board} svg'); const n = Number(svg.getAttribute('aria-rowcount')) - 1, m = Number(svg.getAttribute('aria-colcount')) - 1; svg.querySelector(`.sq[data-r=\"${{n}}\"][data-c=\"${{m}}\"]`).focus();"),
+                vec![],
+            )
+            .await?;
+        let report = client.execute(OUTLINES, vec![json!(board)]).await?;
+        assert_eq!(report["problems"], json!([]), "{hash}: outlines: {report}");
+        assert!(
+            report["edges"].as_u64().unwrap_or(0) >= 1,
+            "{hash}: no outlined square on the edge: {report}"
+        );
+    }
     Ok(())
 }
