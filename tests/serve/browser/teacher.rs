@@ -7,13 +7,16 @@
 //!    the board, on a phone's screen with it;
 //! 2. with chess coordinates on, the sentences, the stack and the "Showing..." line name
 //!    squares as the board labels them;
-//! 3. the tour's stop numbers never under an arrowhead, each inside its tag and its square;
+//! 3. the tour's stop numbers never under an arrowhead, each inside its tag and its square,
+//!    on the page and in the worksheet the page saves (`tour --format svg`);
 //! 4. on a projector (1024x768) and at 1280x800 the board, its sentence and the step controls
 //!    on one screen, the board's column no wider than the board;
 //! 5. an error from a view's buttons said under those buttons; a link the view cannot open
 //!    replaced in the address by what the view shows;
 //! 6. "Next/Previous placement" during a search leave the search, at the placement after (or
 //!    the last of) those it has found;
+//! 7. each view printed as a worksheet: the board across most of the page, the answer and
+//!    the step's sentence; no button, no instructions, no heading over nothing;
 //! 12. the small words: one square, a search that is over, the board before the search with
 //!     its given queen, the tour's goal layer; and what a class asks for: what the judge's
 //!     "1 5 8 6 3 7 2 4" means, why two queens attack each other, a solved try-it shown as
@@ -30,8 +33,8 @@ use serde_json::{Value, json};
 
 use super::steps::{SAMPLE_TOUR, on_one_screen, open_fresh};
 use super::{
-    Failure, Page, at_step, board_queens, cli_lines, click_id, first_solution, open, press_char,
-    screenshot, text_of, type_into, wait_for,
+    Failure, Page, at_step, board_queens, cli, cli_lines, click_id, emulate_media, first_solution,
+    open, press_char, printed_pages, saves_svg, screenshot, text_of, type_into, wait_for,
 };
 
 /// Every check of this file, in the order a teacher meets them.
@@ -39,9 +42,11 @@ pub(super) async fn walk(page: &Page<'_>) -> Result<(), Failure> {
     showdown_verdict(page).await?;
     chess_coordinates(page).await?;
     tour_stop_numbers(page).await?;
+    worksheet_stop_tags(page).await?;
     projector_layout(page).await?;
     errors_at_the_buttons(page).await?;
     placements_leave_the_search(page).await?;
+    printed_as_worksheets(page).await?;
     small_words(page).await?;
     outlines_inside_the_board(page).await?;
     what_a_class_asks(page).await?;
@@ -873,6 +878,135 @@ async fn try_it_in_the_link(page: &Page<'_>) -> Result<(), Failure> {
     );
     click_id(client, "queens-try-mode").await?;
     Ok(())
+}
+
+/// A tour whose queen stands twice on a1 (she walks up the a-file's corridor and back):
+/// `h1 a1 a7 a1 d1`.
+const TOUR_TWICE: &str = ".NPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPBPNP/.......Q";
+
+/// Fault 3, the worksheet: the tour saved as SVG from the page (the command line's bytes),
+/// opened in the browser alone: each stop's text inside its tag, the tag inside its square,
+/// "1,3" on a1 among them.
+async fn worksheet_stop_tags(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let input = format!("1\n{}\n", TOUR_TWICE.replace('/', "\n"));
+    open(page, &format!("tour?b={TOUR_TWICE}")).await?;
+    wait_for(
+        client,
+        "return document.getElementById('tour-result').textContent === 'h1a1a7a1d1';",
+    )
+    .await?;
+    saves_svg(page, "tour", &["tour"], &input).await?;
+    let drawn = cli(&["tour", "--format", "svg"], &input);
+    // The worksheet as a page of its own (a data: address), with no style sheet of the board's.
+    let encoded: String = drawn
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    client
+        .goto(&format!("data:image/svg+xml;charset=utf-8,{encoded}"))
+        .await?;
+    let report = client
+        .execute(
+            "const problems = [], labels = [];
+             for (const g of document.querySelectorAll('g.stop')) {
+               const shape = g.querySelector('circle, rect').getBBox(), text = g.querySelector('text').getBBox();
+               const label = g.querySelector('text').textContent;
+               labels.push(label);
+               // The text's ink: its advance box less the line's room above and under the digits.
+               const top = text.y + text.height * 0.2, bottom = text.y + text.height * 0.8;
+               if (text.x < shape.x - 1e-3 || text.x + text.width > shape.x + shape.width + 1e-3 || top < shape.y || bottom > shape.y + shape.height)
+                 problems.push(`${label}: its text leaves its tag`);
+               const [r, c] = [Number(g.dataset.row) - 1, Number(g.dataset.col) - 1];
+               if (shape.x < c || shape.y < r || shape.x + shape.width > c + 1 || shape.y + shape.height > r + 1)
+                 problems.push(`${label}: its tag leaves its square`);
+             }
+             return { problems, labels: labels.sort() };",
+            vec![],
+        )
+        .await?;
+    assert_eq!(report["problems"], json!([]), "the worksheet: {report}");
+    assert_eq!(report["labels"], json!(["0", "1,3", "2", "4"]), "{report}");
+    client.goto("about:blank").await?;
+    Ok(())
+}
+
+/// What a printed view must show and leave out (the script's arguments: the view, the id of
+/// its answer, and whether a step's sentence is shown): problems, and the board's width.
+const PRINTED: &str = "const [view, answer, stepping] = arguments;
+     const root = document.getElementById(`view-${view}`);
+     const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+     const said = (e) => shown(e) && e.innerText.trim() !== '';
+     const problems = [];
+     const board = [...root.querySelectorAll('.board svg, .board table')].find(shown);
+     const b = board.getBoundingClientRect();
+     if (b.right > document.documentElement.clientWidth + 1) problems.push('the board leaves the page');
+     for (const e of root.querySelectorAll('button, select, textarea, details, fieldset, .hint, [id$=\"-try-status\"], input:not(.board input):not(.prices input)'))
+       if (shown(e)) problems.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} printed`);
+     for (const h of root.querySelectorAll('h2, h3')) {
+       if (!shown(h)) continue;
+       let under = false;
+       for (let e = h.nextElementSibling; e && !/^H[23]$/.test(e.tagName); e = e.nextElementSibling)
+         under ||= said(e) || (shown(e) && e.querySelector('svg, table') !== null);
+       if (!under) problems.push(`the heading '${h.textContent}' over nothing`);
+     }
+     if (!said(document.getElementById(answer))) problems.push(`the answer (${answer}) not printed`);
+     if (stepping && !said(document.getElementById(`${view}-status`))) problems.push(\"the step's sentence not printed\");
+     return { problems, board: b.width };";
+
+/// Fault 7: Each view printed is a worksheet: the board at least 12 cm wide (most of the
+/// page), the answer and the step's sentence; no button, no piece list, no instructions, no
+/// heading over nothing (the tour's "The search" with no search). Laid out for print media on
+/// the printable part of the page WebDriver prints on (US Letter less margins of 1 cm:
+/// 19.6 x 25.9 cm, 740 x 980 CSS pixels), and printed: one page each.
+async fn printed_as_worksheets(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    // 1 cm in CSS pixels.
+    const CM: f64 = 96.0 / 2.54;
+    let tour_step = format!("tour?b={SAMPLE_TOUR}&step=4");
+    let views = [
+        ("queens?q=1,1", "queens", "queens-list", false),
+        ("queens?q=1,1&step=22", "queens", "queens-list", true),
+        ("sultan", "sultan", "sultan-score", false),
+        ("tour", "tour", "tour-result", false),
+        (tour_step.as_str(), "tour", "tour-result", true),
+        ("showdown", "showdown", "showdown-cost", false),
+        ("showdown?step=2", "showdown", "showdown-counter", true),
+        ("nqueens", "nqueens", "nqueens-result", false),
+        ("nqueens?n=8&step=23", "nqueens", "nqueens-counter", true),
+    ];
+    let result = async {
+        viewport(client, 740, 980).await?;
+        for (hash, view, answer, stepping) in views {
+            open_fresh(page, hash).await?;
+            wait_for(
+                client,
+                &format!("const a = document.getElementById('{answer}').textContent; return a !== '' && a !== '\\u2014' && (!{stepping} || document.getElementById('{view}-counter').textContent.startsWith('Step '));"),
+            )
+            .await?;
+            emulate_media(page, "print").await?;
+            let report = client
+                .execute(PRINTED, vec![json!(view), json!(answer), json!(stepping)])
+                .await;
+            emulate_media(page, "").await?;
+            let report = report?;
+            assert_eq!(report["problems"], json!([]), "{hash} printed: {report}");
+            let width = report["board"].as_f64().unwrap_or(0.0) / CM;
+            assert!(width >= 12.0, "{hash} printed: a board {width:.1} cm wide");
+            assert_eq!(printed_pages(client).await?, 1, "{hash} printed");
+        }
+        Ok::<(), Failure>(())
+    }
+    .await;
+    emulate_media(page, "").await?;
+    viewport(client, 1280, 800).await?;
+    result
 }
 
 /// Where each square's outline (a stroke: the cursor, a mark) is painted, and whether it
