@@ -174,7 +174,9 @@ impl Board {
         self.numbers.push((square, text.to_string()));
     }
 
-    /// Writes a stop's label (`1`, `0,3`) in a disc in the corner of `square`.
+    /// Writes a stop's label (`1`, `0,3`) on a tag in the top right corner of `square`: a disc
+    /// for one digit, a tag as wide as its text for more (`0,4`, `12`), its text made smaller
+    /// only when the square is too narrow for it.
     pub fn stop(&mut self, square: Square, text: &str) {
         self.stops.push((square, text.to_string()));
     }
@@ -372,21 +374,79 @@ impl Board {
             );
         }
         for (s, text) in &self.stops {
-            let (cx, cy) = (f64::from(s.col) + 0.8, f64::from(s.row) + 0.2);
+            let tag = StopTag::new(text);
+            let (left, top) = (f64::from(s.col) + 0.99 - tag.width, f64::from(s.row) + 0.01);
+            let (cx, cy) = (left + tag.width / 2.0, top + StopTag::HEIGHT / 2.0);
+            let shape = if tag.width > StopTag::HEIGHT {
+                format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{}\"/>",
+                    num(left),
+                    num(top),
+                    num(tag.width),
+                    num(StopTag::HEIGHT),
+                    num(StopTag::HEIGHT / 2.0),
+                    colour::ACCENT
+                )
+            } else {
+                format!(
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>",
+                    num(cx),
+                    num(cy),
+                    num(StopTag::HEIGHT / 2.0),
+                    colour::ACCENT
+                )
+            };
             let _ = writeln!(
                 svg,
-                "<g class=\"stop\" data-row=\"{}\" data-col=\"{}\"><circle cx=\"{}\" cy=\"{}\" r=\"0.19\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"0.24\" font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"{FONT}\">{}</text></g>",
+                "<g class=\"stop\" data-row=\"{}\" data-col=\"{}\">{shape}<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\" dominant-baseline=\"central\" font-family=\"{FONT}\">{}</text></g>",
                 u32::from(s.row) + 1,
                 u32::from(s.col) + 1,
                 num(cx),
-                num(cy),
-                colour::ACCENT,
-                num(cx),
                 num(cy + 0.01),
+                num(tag.font),
                 escape(text)
             );
         }
         svg.push_str("</g>\n</g>\n");
+    }
+}
+
+/// The size of a stop's tag and of its text, in squares: the text's width is estimated from
+/// the advance widths of DejaVu Sans Bold (the first font of [`FONT`], and the widest of
+/// them), a digit 0.696 em and a comma 0.380 em.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct StopTag {
+    width: f64,
+    font: f64,
+}
+
+impl StopTag {
+    /// The tag's height (a disc's diameter).
+    const HEIGHT: f64 = 0.38;
+    /// The text's size when the square has room for it.
+    const FONT: f64 = 0.24;
+    /// The room left and right of the text, together.
+    const PADDING: f64 = 0.1;
+    /// The widest tag: the square less a margin of 0.01 at each side.
+    const MAX_WIDTH: f64 = 0.98;
+
+    /// The text's width in ems.
+    fn ems(text: &str) -> f64 {
+        text.chars()
+            .map(|c| match c {
+                ',' | '.' => 0.380,
+                _ => 0.696,
+            })
+            .sum()
+    }
+
+    fn new(text: &str) -> StopTag {
+        let ems = Self::ems(text).max(0.001);
+        let font = Self::FONT.min((Self::MAX_WIDTH - Self::PADDING) / ems);
+        StopTag {
+            width: (ems * font + Self::PADDING).max(Self::HEIGHT),
+            font,
+        }
     }
 }
 
@@ -657,6 +717,49 @@ mod tests {
         assert!(!svg.contains(" id="));
         // The number is drawn after (over) the pieces.
         assert!(svg.find(">42</text>") > svg.find("<title>queen on h8</title>"));
+    }
+
+    #[test]
+    fn a_stop_tag_is_as_wide_as_its_text_and_stays_in_its_square() {
+        // One digit: a disc of the usual size.
+        assert_eq!(
+            StopTag::new("7"),
+            StopTag {
+                width: StopTag::HEIGHT,
+                font: StopTag::FONT
+            }
+        );
+        for text in [
+            "12",
+            "0,4",
+            "3,10,17",
+            "10,20,30,40",
+            "1,2,3,4,5,6,7,8,9,10",
+        ] {
+            let tag = StopTag::new(text);
+            let text_width = StopTag::ems(text) * tag.font;
+            assert!(
+                (tag.width - text_width - StopTag::PADDING).abs() < 1e-9,
+                "{text}: {tag:?}"
+            );
+            assert!(tag.width <= StopTag::MAX_WIDTH + 1e-9, "{text}: {tag:?}");
+            assert!(tag.font <= StopTag::FONT, "{text}: {tag:?}");
+        }
+        // Smaller text only when the square has no room for it.
+        assert_eq!(StopTag::new("3,10").font, StopTag::FONT);
+        assert!(StopTag::new("3,10,17").font < StopTag::FONT);
+        assert!(StopTag::new("10,20,30,40").font < StopTag::FONT);
+        let mut board = Board::new(8, 8, Labels::Chess);
+        board.stop(Square::new(7, 0), "1,3");
+        let mut figure = Figure::new("twice");
+        figure.panel(board, "");
+        let svg = figure.to_document();
+        assert!(
+            svg.contains(
+                "<rect x=\"0.465\" y=\"7.01\" width=\"0.525\" height=\"0.38\" rx=\"0.19\""
+            ),
+            "{svg}"
+        );
     }
 
     #[test]

@@ -285,3 +285,76 @@ fn what_cannot_be_drawn_is_refused() {
         assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
     }
 }
+
+/// The advance width, in ems, of each character of a stop's label in DejaVu Sans Bold (its
+/// `hmtx` table): the first font the drawing names, and wider than the fonts after it.
+fn dejavu_bold_ems(text: &str) -> f64 {
+    text.chars()
+        .map(|c| match c {
+            '0'..='9' => 1425.0 / 2048.0,
+            ',' => 778.0 / 2048.0,
+            _ => panic!("a stop's label holds {c:?}"),
+        })
+        .sum()
+}
+
+/// A square the queen stands on twice (a dead end of a corridor she walks up and back down):
+/// its tag is as wide as its two numbers, and stays inside its square.
+#[test]
+fn tour_tag_of_a_square_visited_twice_holds_both_numbers() {
+    let input =
+        "1\n.NPPPPPP\n.PPPPPPP\n.PPPPPPP\n.PPPPPPP\n.PPPPPPP\n.PPPPPPP\n.PPPBPNP\n.......Q\n";
+    assert_eq!(
+        json(&["tour", "--format", "json"], input)[0]["path"],
+        serde_json::json!(["h1", "a1", "a7", "a1", "d1"])
+    );
+    let drawn = svg(&["tour", "--format", "svg"], input);
+    let doc = roxmltree::Document::parse(&drawn).unwrap();
+    let number =
+        |n: roxmltree::Node, name: &str| -> f64 { n.attribute(name).unwrap().parse().unwrap() };
+    let mut labels = Vec::new();
+    for stop in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("stop"))
+    {
+        let (row, col): (f64, f64) = (number(stop, "data-row"), number(stop, "data-col"));
+        let text = stop.children().find(|n| n.has_tag_name("text")).unwrap();
+        let label = text.text().unwrap();
+        let width = dejavu_bold_ems(label) * number(text, "font-size");
+        let (x, y) = (number(text, "x"), number(text, "y"));
+        // The tag: a disc, or a rectangle with round ends (a stadium) when the text is wider
+        // than one digit.
+        let shape = stop.children().find(|n| n.is_element()).unwrap();
+        let (left, top, w, h) = match shape.tag_name().name() {
+            "circle" => {
+                let (cx, cy, r) = (number(shape, "cx"), number(shape, "cy"), number(shape, "r"));
+                (cx - r, cy - r, 2.0 * r, 2.0 * r)
+            }
+            "rect" => {
+                assert_eq!(number(shape, "rx") * 2.0, number(shape, "height"));
+                let (w, h) = (number(shape, "width"), number(shape, "height"));
+                (number(shape, "x"), number(shape, "y"), w, h)
+            }
+            other => panic!("a stop drawn as {other}"),
+        };
+        let (right, bottom) = (left + w, top + h);
+        // The text's box (digits stand under 0.75 em) inside the tag: its corners within the
+        // round ends.
+        let half_height = 0.375 * number(text, "font-size");
+        let r = h / 2.0;
+        let room = w / 2.0 - r + (r * r - half_height * half_height).sqrt();
+        assert!(
+            width / 2.0 <= room,
+            "{label}: {width} wide on a tag {w} wide"
+        );
+        assert!(((left + right) / 2.0 - x).abs() < 1e-3 && ((top + bottom) / 2.0 - y).abs() < 0.02);
+        assert!(
+            left >= col - 1.0 && right <= col && top >= row - 1.0 && bottom <= row,
+            "{label}: its tag leaves its square"
+        );
+        assert!(number(text, "font-size") >= 0.2, "{label}: legible");
+        labels.push(label.to_string());
+    }
+    labels.sort();
+    assert_eq!(labels, ["0", "1,3", "2", "4"]);
+}

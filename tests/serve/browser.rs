@@ -165,9 +165,12 @@ fn screenshots_dir() -> PathBuf {
     dir
 }
 
-/// Everything a flow needs: the browser, the server, the downloads folder, axe-core.
+/// Everything a flow needs: the browser (and its WebDriver), the server, the downloads folder,
+/// axe-core.
 struct Page<'a> {
     client: &'a Client,
+    /// The WebDriver's address, for the commands fantoccini does not name.
+    webdriver: &'a str,
     server: &'a Server,
     downloads: &'a Path,
     axe: Option<&'a str>,
@@ -188,9 +191,11 @@ fn every_view_works_in_a_real_browser() {
     }
     let server = Server::start(&[]);
     let (served, downloads, axe) = (&server, browser.downloads(), axe.as_deref());
+    let webdriver = browser.webdriver.as_str();
     browser.run(|client| async move {
         let page = Page {
             client: &client,
+            webdriver,
             server: served,
             downloads,
             axe,
@@ -218,9 +223,11 @@ fn every_view_works_in_a_real_browser_as_a_teacher_walks_it() {
     };
     let server = Server::start(&[]);
     let (served, downloads) = (&server, browser.downloads());
+    let webdriver = browser.webdriver.as_str();
     browser.run(|client| async move {
         let page = Page {
             client: &client,
+            webdriver,
             server: served,
             downloads,
             axe: None,
@@ -496,6 +503,34 @@ async fn printed_pages(client: &Client) -> Result<usize, Failure> {
         .match_indices("/Type /Page")
         .filter(|(i, m)| !text[i + m.len()..].starts_with('s'))
         .count())
+}
+
+/// Lays the page out for `media` (`"print"`, or `""` for the screen again), as Chromium does
+/// when it prints, through chromedriver's command for the Chrome DevTools protocol
+/// (`Emulation.setEmulatedMedia`), which fantoccini does not name.
+async fn emulate_media(page: &Page<'_>, media: &str) -> Result<(), Failure> {
+    let session = page
+        .client
+        .session_id()
+        .await?
+        .ok_or("no WebDriver session")?;
+    let url = format!(
+        "{}/session/{session}/goog/cdp/execute",
+        page.webdriver.trim_end_matches('/')
+    );
+    let body = json!({ "cmd": "Emulation.setEmulatedMedia", "params": { "media": media } });
+    let answer = tokio::task::spawn_blocking(move || {
+        crate::server::try_post(
+            &url,
+            body.to_string().as_bytes(),
+            &[("content-type", "application/json")],
+        )
+    })
+    .await??;
+    if answer.status != 200 {
+        return Err(format!("setting the media to {media:?}: {}", answer.text()).into());
+    }
+    Ok(())
 }
 
 /// Runs axe-core on the page: no violation of WCAG 2.1 A or AA.

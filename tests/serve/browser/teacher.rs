@@ -7,17 +7,21 @@
 //!    the board, on a phone's screen with it;
 //! 2. with chess coordinates on, the sentences, the stack and the "Showing..." line name
 //!    squares as the board labels them;
-//! 3. the tour's stop numbers never under an arrowhead, each inside its tag and its square;
+//! 3. the tour's stop numbers never under an arrowhead, each inside its tag and its square,
+//!    on the page and in the worksheet the page saves (`tour --format svg`);
 //! 4. on a projector (1024x768) and at 1280x800 the board, its sentence and the step controls
 //!    on one screen, the board's column no wider than the board;
 //! 5. an error from a view's buttons said under those buttons; a link the view cannot open
 //!    replaced in the address by what the view shows;
 //! 6. "Next/Previous placement" during a search leave the search, at the placement after (or
 //!    the last of) those it has found;
+//! 7. each view printed as a worksheet: the board across most of the page, the answer and
+//!    the step's sentence; no button, no instructions, no heading over nothing;
 //! 12. the small words: one square, a search that is over, the board before the search with
 //!     its given queen, the tour's goal layer; and what a class asks for: what the judge's
 //!     "1 5 8 6 3 7 2 4" means, why two queens attack each other, a solved try-it shown as
-//!     solved, the learner's own queens kept in the link, plain words;
+//!     solved, the learner's own queens kept in the link, plain words; a square's outline
+//!     (the cursor, a mark) inside the board;
 //! 8. a player's button that disables itself hands the focus on: the keys keep working;
 //! 9. while a search plays, the side column stays put and the sentence keeps its height;
 //! 10. a step link keeps the address while it opens (a reload at once opens the same step);
@@ -29,8 +33,8 @@ use serde_json::{Value, json};
 
 use super::steps::{SAMPLE_TOUR, on_one_screen, open_fresh};
 use super::{
-    Failure, Page, at_step, board_queens, cli_lines, click_id, first_solution, open, press_char,
-    screenshot, text_of, type_into, wait_for,
+    Failure, Page, at_step, board_queens, cli, cli_lines, click_id, emulate_media, first_solution,
+    open, press_char, printed_pages, saves_svg, screenshot, text_of, type_into, wait_for,
 };
 
 /// Every check of this file, in the order a teacher meets them.
@@ -38,10 +42,13 @@ pub(super) async fn walk(page: &Page<'_>) -> Result<(), Failure> {
     showdown_verdict(page).await?;
     chess_coordinates(page).await?;
     tour_stop_numbers(page).await?;
+    worksheet_stop_tags(page).await?;
     projector_layout(page).await?;
     errors_at_the_buttons(page).await?;
     placements_leave_the_search(page).await?;
+    printed_as_worksheets(page).await?;
     small_words(page).await?;
+    outlines_inside_the_board(page).await?;
     what_a_class_asks(page).await?;
     keys_keep_working(page).await?;
     steady_while_playing(page).await?;
@@ -390,36 +397,39 @@ async fn said_above_board(client: &Client, id: &str, board: &str) -> Result<Valu
         .map_err(Into::into)
 }
 
+/// Opens `view` at its sample, types `value` into the field `field` and presses `button`; once
+/// the view's error is said, where its problem stands ([`said_above_board`]), at scroll 0.
+async fn error_said(
+    page: &Page<'_>,
+    view: &str,
+    field: &str,
+    value: &str,
+    button: &str,
+) -> Result<Value, Failure> {
+    let client = page.client;
+    open(page, view).await?;
+    client.execute("window.scrollTo(0, 0);", vec![]).await?;
+    type_into(client, field, value).await?;
+    click_id(client, button).await?;
+    wait_for(
+        client,
+        &format!("return document.getElementById('{view}-error').textContent;"),
+    )
+    .await?;
+    client.execute("window.scrollTo(0, 0);", vec![]).await?;
+    said_above_board(client, &format!("{view}-problem"), &format!("{view}-board")).await
+}
+
 /// Fault 5: An error from a view's buttons under those buttons; a link the view cannot open
 /// replaced in the address by what the view shows.
 async fn errors_at_the_buttons(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
-    open(page, "nqueens").await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    type_into(client, "nqueens-side", "40").await?;
-    click_id(client, "nqueens-list").await?;
-    wait_for(
-        client,
-        "return document.getElementById('nqueens-error').textContent;",
-    )
-    .await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    let said = said_above_board(client, "nqueens-problem", "nqueens-board").await?;
+    let said = error_said(page, "nqueens", "nqueens-side", "40", "nqueens-list").await?;
     assert_eq!(said["shown"], json!(true), "N-Queens side 40, list: {said}");
     assert_eq!(text_of(client, "nqueens-output").await?, "", "{said}");
 
     // A price the statement does not allow, after an answer was shown.
-    open(page, "showdown").await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    type_into(client, "showdown-price-1", "0").await?;
-    click_id(client, "showdown-solve").await?;
-    wait_for(
-        client,
-        "return document.getElementById('showdown-error').textContent;",
-    )
-    .await?;
-    client.execute("window.scrollTo(0, 0);", vec![]).await?;
-    let said = said_above_board(client, "showdown-problem", "showdown-board").await?;
+    let said = error_said(page, "showdown", "showdown-price-1", "0", "showdown-solve").await?;
     assert_eq!(said["shown"], json!(true), "showdown, a price 0: {said}");
     assert_eq!(
         text_of(client, "showdown-cost").await?,
@@ -512,12 +522,7 @@ async fn small_words(page: &Page<'_>) -> Result<(), Failure> {
     assert!(!status.contains("empty"), "{status}");
     assert!(status.contains("given queen"), "{status}");
     // The last step of the whole search: over, nothing to backtrack to.
-    let trace = cli_lines(&["queens", "--trace"], "1\n1 1\n");
-    let last = trace
-        .iter()
-        .filter_map(|l| l["step"].as_u64())
-        .max()
-        .unwrap();
+    let last = last_step(&cli_lines(&["queens", "--trace"], "1\n1 1\n"));
     open(page, &format!("queens?q=1,1&step={last}")).await?;
     at_step(client, "queens", last).await?;
     let status = text_of(client, "queens-status").await?;
@@ -652,6 +657,15 @@ async fn what_a_class_asks(page: &Page<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The number of a trace's last step.
+fn last_step(trace: &[Value]) -> u64 {
+    trace
+        .iter()
+        .filter_map(|l| l["step"].as_u64())
+        .max()
+        .expect("a trace with steps")
+}
+
 /// Whether the focus is in the player of `view` (not on the page's body).
 async fn focus_in_player(client: &Client, view: &str) -> Result<Value, Failure> {
     Ok(client
@@ -666,12 +680,7 @@ async fn focus_in_player(client: &Client, view: &str) -> Result<Value, Failure> 
 /// the focus on, and the keys keep working.
 async fn keys_keep_working(page: &Page<'_>) -> Result<(), Failure> {
     let client = page.client;
-    let trace = cli_lines(&["queens", "--trace"], "1\n1 1\n");
-    let last = trace
-        .iter()
-        .filter_map(|l| l["step"].as_u64())
-        .max()
-        .unwrap();
+    let last = last_step(&cli_lines(&["queens", "--trace"], "1\n1 1\n"));
     open(page, "queens?q=1,1&step=3").await?;
     at_step(client, "queens", 3).await?;
     click_id(client, "queens-start").await?;
@@ -868,5 +877,196 @@ async fn try_it_in_the_link(page: &Page<'_>) -> Result<(), Failure> {
         "{link}"
     );
     click_id(client, "queens-try-mode").await?;
+    Ok(())
+}
+
+/// A tour whose queen stands twice on a1 (she walks up the a-file's corridor and back):
+/// `h1 a1 a7 a1 d1`.
+const TOUR_TWICE: &str = ".NPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPPPPP/.PPPBPNP/.......Q";
+
+/// Fault 3, the worksheet: the tour saved as SVG from the page (the command line's bytes),
+/// opened in the browser alone: each stop's text inside its tag, the tag inside its square,
+/// "1,3" on a1 among them.
+async fn worksheet_stop_tags(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let input = format!("1\n{}\n", TOUR_TWICE.replace('/', "\n"));
+    open(page, &format!("tour?b={TOUR_TWICE}")).await?;
+    wait_for(
+        client,
+        "return document.getElementById('tour-result').textContent === 'h1a1a7a1d1';",
+    )
+    .await?;
+    saves_svg(page, "tour", &["tour"], &input).await?;
+    let drawn = cli(&["tour", "--format", "svg"], &input);
+    // The worksheet as a page of its own (a data: address), with no style sheet of the board's.
+    let encoded: String = drawn
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    client
+        .goto(&format!("data:image/svg+xml;charset=utf-8,{encoded}"))
+        .await?;
+    let report = client
+        .execute(
+            "const problems = [], labels = [];
+             for (const g of document.querySelectorAll('g.stop')) {
+               const shape = g.querySelector('circle, rect').getBBox(), text = g.querySelector('text').getBBox();
+               const label = g.querySelector('text').textContent;
+               labels.push(label);
+               // The text's ink: its advance box less the line's room above and under the digits.
+               const top = text.y + text.height * 0.2, bottom = text.y + text.height * 0.8;
+               if (text.x < shape.x - 1e-3 || text.x + text.width > shape.x + shape.width + 1e-3 || top < shape.y || bottom > shape.y + shape.height)
+                 problems.push(`${label}: its text leaves its tag`);
+               const [r, c] = [Number(g.dataset.row) - 1, Number(g.dataset.col) - 1];
+               if (shape.x < c || shape.y < r || shape.x + shape.width > c + 1 || shape.y + shape.height > r + 1)
+                 problems.push(`${label}: its tag leaves its square`);
+             }
+             return { problems, labels: labels.sort() };",
+            vec![],
+        )
+        .await?;
+    assert_eq!(report["problems"], json!([]), "the worksheet: {report}");
+    assert_eq!(report["labels"], json!(["0", "1,3", "2", "4"]), "{report}");
+    client.goto("about:blank").await?;
+    Ok(())
+}
+
+/// What a printed view must show and leave out (the script's arguments: the view, the id of
+/// its answer, and whether a step's sentence is shown): problems, and the board's width.
+const PRINTED: &str = "const [view, answer, stepping] = arguments;
+     const root = document.getElementById(`view-${view}`);
+     const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+     const said = (e) => shown(e) && e.innerText.trim() !== '';
+     const problems = [];
+     const board = [...root.querySelectorAll('.board svg, .board table')].find(shown);
+     const b = board.getBoundingClientRect();
+     if (b.right > document.documentElement.clientWidth + 1) problems.push('the board leaves the page');
+     for (const e of root.querySelectorAll('button, select, textarea, details, fieldset, .hint, [id$=\"-try-status\"], input:not(.board input):not(.prices input)'))
+       if (shown(e)) problems.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} printed`);
+     for (const h of root.querySelectorAll('h2, h3')) {
+       if (!shown(h)) continue;
+       let under = false;
+       for (let e = h.nextElementSibling; e && !/^H[23]$/.test(e.tagName); e = e.nextElementSibling)
+         under ||= said(e) || (shown(e) && e.querySelector('svg, table') !== null);
+       if (!under) problems.push(`the heading '${h.textContent}' over nothing`);
+     }
+     if (!said(document.getElementById(answer))) problems.push(`the answer (${answer}) not printed`);
+     if (stepping && !said(document.getElementById(`${view}-status`))) problems.push(\"the step's sentence not printed\");
+     return { problems, board: b.width };";
+
+/// Fault 7: Each view printed is a worksheet: the board at least 12 cm wide (most of the
+/// page), the answer and the step's sentence; no button, no piece list, no instructions, no
+/// heading over nothing (the tour's "The search" with no search). Laid out for print media on
+/// the printable part of the page WebDriver prints on (US Letter less margins of 1 cm:
+/// 19.6 x 25.9 cm, 740 x 980 CSS pixels), and printed: one page each.
+async fn printed_as_worksheets(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    // 1 cm in CSS pixels.
+    const CM: f64 = 96.0 / 2.54;
+    let tour_step = format!("tour?b={SAMPLE_TOUR}&step=4");
+    let views = [
+        ("queens?q=1,1", "queens", "queens-list", false),
+        ("queens?q=1,1&step=22", "queens", "queens-list", true),
+        ("sultan", "sultan", "sultan-score", false),
+        ("tour", "tour", "tour-result", false),
+        (tour_step.as_str(), "tour", "tour-result", true),
+        ("showdown", "showdown", "showdown-cost", false),
+        ("showdown?step=2", "showdown", "showdown-counter", true),
+        ("nqueens", "nqueens", "nqueens-result", false),
+        ("nqueens?n=8&step=23", "nqueens", "nqueens-counter", true),
+    ];
+    let result = async {
+        viewport(client, 740, 980).await?;
+        for (hash, view, answer, stepping) in views {
+            open_fresh(page, hash).await?;
+            wait_for(
+                client,
+                &format!("const a = document.getElementById('{answer}').textContent; return a !== '' && a !== '\\u2014' && (!{stepping} || document.getElementById('{view}-counter').textContent.startsWith('Step '));"),
+            )
+            .await?;
+            emulate_media(page, "print").await?;
+            let report = client
+                .execute(PRINTED, vec![json!(view), json!(answer), json!(stepping)])
+                .await;
+            emulate_media(page, "").await?;
+            let report = report?;
+            assert_eq!(report["problems"], json!([]), "{hash} printed: {report}");
+            let width = report["board"].as_f64().unwrap_or(0.0) / CM;
+            assert!(width >= 12.0, "{hash} printed: a board {width:.1} cm wide");
+            assert_eq!(printed_pages(client).await?, 1, "{hash} printed");
+        }
+        Ok::<(), Failure>(())
+    }
+    .await;
+    emulate_media(page, "").await?;
+    viewport(client, 1280, 800).await?;
+    result
+}
+
+/// Where each square's outline (a stroke: the cursor, a mark) is painted, and whether it
+/// stays inside the board's squares: its box widened by half the stroke, or the square
+/// itself where the square's rect is clipped to itself (`#square-inside`, a clip path in
+/// the units of the rect's own box).
+const OUTLINES: &str = "const svg = document.querySelector(`#${arguments[0]} svg`);
+     const rows = Number(svg.getAttribute('aria-rowcount')), cols = Number(svg.getAttribute('aria-colcount'));
+     const clip = document.getElementById('square-inside');
+     const unit = clip !== null && clip.getAttribute('clipPathUnits') === 'objectBoundingBox'
+       && clip.children.length === 1 && ['x', 'y', 'width', 'height'].every((k, i) => clip.children[0][k].baseVal.value === [0, 0, 1, 1][i]);
+     const problems = [];
+     let edges = 0;
+     for (const e of svg.querySelectorAll('rect, line, circle, path, polygon, ellipse')) {
+       if (e.closest('defs, .edge-labels')) continue;
+       const s = getComputedStyle(e), width = parseFloat(s.strokeWidth);
+       if (s.stroke === 'none' || !(width > 0) || e.getClientRects().length === 0) continue;
+       const b = e.getBBox();
+       const inside = unit && s.clipPath === 'url(\"#square-inside\")';
+       const w = inside ? 0 : width / 2;
+       const box = [b.x - w, b.y - w, b.x + b.width + w, b.y + b.height + w];
+       if (e.matches('.sq rect') && (b.x === 0 || b.y === 0 || b.x + 1 === cols || b.y + 1 === rows)) edges++;
+       if (box[0] < -1e-6 || box[1] < -1e-6 || box[2] > cols + 1e-6 || box[3] > rows + 1e-6)
+         problems.push(`${e.tagName}.${e.getAttribute('class') || e.parentNode.getAttribute('class')} at ${box.map((v) => v.toFixed(2))}`);
+     }
+     return { problems, edges };";
+
+/// Fault 12: A square's outline (the cursor on a corner, the marks of edge squares) stays
+/// inside the board's edge, on every view's board.
+async fn outlines_inside_the_board(page: &Page<'_>) -> Result<(), Failure> {
+    let client = page.client;
+    let tour = format!("tour?b={SAMPLE_TOUR}&step=4");
+    for (hash, view, board) in [
+        ("queens?q=1,1&step=22", "queens", "queens-board"),
+        ("sultan?step=300", "sultan", "sultan-search"),
+        (tour.as_str(), "tour", "tour-board"),
+        ("showdown?step=2", "showdown", "showdown-board"),
+        ("nqueens?n=8&step=23", "nqueens", "nqueens-board"),
+    ] {
+        open(page, hash).await?;
+        wait_for(
+            client,
+            &format!(
+                "return document.getElementById('{view}-counter').textContent.startsWith('Step ');"
+            ),
+        )
+        .await?;
+        // The cursor on the bottom right corner (the board's edges nearest the page).
+        client
+            .execute(
+                &format!("const svg = document.querySelector('#{board} svg'); const n = Number(svg.getAttribute('aria-rowcount')) - 1, m = Number(svg.getAttribute('aria-colcount')) - 1; svg.querySelector(`.sq[data-r=\"${{n}}\"][data-c=\"${{m}}\"]`).focus();"),
+                vec![],
+            )
+            .await?;
+        let report = client.execute(OUTLINES, vec![json!(board)]).await?;
+        assert_eq!(report["problems"], json!([]), "{hash}: outlines: {report}");
+        assert!(
+            report["edges"].as_u64().unwrap_or(0) >= 1,
+            "{hash}: no outlined square on the edge: {report}"
+        );
+    }
     Ok(())
 }
