@@ -175,6 +175,11 @@ pub fn get_with(url: &str, headers: &[(&str, &str)]) -> Answer {
     answer(request.call()).unwrap_or_else(|e| panic!("GET {url}: {e}"))
 }
 
+/// GETs `url`; `Err` for a transport failure (an answer cut off included).
+pub fn try_get(url: &str) -> Result<Answer, ureq::Error> {
+    answer(agent().get(url).call())
+}
+
 /// GETs `url`.
 pub fn get(url: &str) -> Answer {
     get_with(url, &[])

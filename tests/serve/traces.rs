@@ -4,7 +4,7 @@
 //! answer. The tour's explanation numbers its lines `case`, as every answer does.
 
 use crate::common::run;
-use crate::server::{Server, get, post};
+use crate::server::{Server, get, post, try_get};
 
 fn cli(args: &[&str], input: &[u8]) -> String {
     let r = run(args, input);
@@ -94,15 +94,22 @@ fn traces_are_bounded_by_the_servers_limits() {
             .unwrap()
             .contains(r#""stopped_by":"steps""#)
     );
-    // The time limit, as for a count.
-    let slow = get(&server.url("/api/nqueens/trace?n=40&steps=1000000&time_limit=0.001"));
-    assert_eq!(slow.status, 504, "{}", slow.text());
-    assert!(
-        slow.error()["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("time limit reached")
-    );
+    // The time limit, as for a count: a 504 when it comes before the first chunk of the
+    // answer is sent (256 KiB), else the transfer broken off (the trace writes about 250 MB/s
+    // natively, so on a fast start the first chunk can go out within the millisecond); never
+    // an answer that looks whole.
+    match try_get(&server.url("/api/nqueens/trace?n=40&steps=1000000&time_limit=0.001")) {
+        Ok(slow) => {
+            assert_eq!(slow.status, 504, "{}", slow.text());
+            assert!(
+                slow.error()["error"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("time limit reached")
+            );
+        }
+        Err(e) => assert!(matches!(e, ureq::Error::Io(_)), "{e}"),
+    }
 }
 
 #[test]
