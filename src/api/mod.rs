@@ -509,7 +509,7 @@ impl Ready {
             }
             (Work::NqueensBest(format, time_limit, progress), _) => {
                 let control = nqueens::control(time_limit, watch);
-                nqueens::best(format, control, progress, input, out)
+                nqueens::best(format, control, progress, Some(watch), input, out)
             }
             (Work::NqueensCount(problem, format, time_limit), _) => {
                 nqueens::count(&problem, format, nqueens::control(time_limit, watch), out)

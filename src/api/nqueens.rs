@@ -10,6 +10,7 @@
 #![allow(clippy::needless_update)]
 
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::error::{ApiError, GATEWAY_TIMEOUT};
@@ -59,17 +60,26 @@ pub(super) fn control(time_limit: Duration, watch: &Watch) -> Control {
 }
 
 /// `POST /api/nqueens/best`: every board of the input proven, or a 504; `progress(boards
-/// done, boards)` after each board, if given.
+/// done, boards)` after each board, told to `progress` and to `watch`, if given.
 pub(super) fn best(
     format: OutputFormat,
     mut control: Control,
     progress: Option<fn(u64, u64)>,
+    watch: Option<&Arc<Watch>>,
     input: &[u8],
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
     let started = Instant::now();
-    if let Some(progress) = progress {
-        control = control.with_observer(progress);
+    if progress.is_some() || watch.is_some() {
+        let watch = watch.cloned();
+        control = control.with_observer(move |done, total| {
+            if let Some(progress) = progress {
+                progress(done, total);
+            }
+            if let Some(watch) = &watch {
+                watch.tell(done, total);
+            }
+        });
     }
     parse_all(BestReader::new(Scanner::new(input)), |r| {
         r.next_case().map(|b| b.is_some())

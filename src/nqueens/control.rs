@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Shared between a long computation and whoever watches it: a stop request, an optional
 /// deadline, and progress (parts done out of parts known).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Control {
     stop: AtomicBool,
     deadline: Option<Instant>,
@@ -19,7 +19,24 @@ pub struct Control {
     done: AtomicU64,
     total: AtomicU64,
     /// Told of the progress each time parts finish ([`Control::with_observer`]).
-    observer: Option<fn(u64, u64)>,
+    observer: Option<Box<Observer>>,
+}
+
+/// What [`Control::with_observer`] calls.
+type Observer = dyn Fn(u64, u64) + Send + Sync;
+
+impl std::fmt::Debug for Control {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("stop", &self.stop)
+            .field("deadline", &self.deadline)
+            .field("interrupt", &self.interrupt)
+            .field("cancel", &self.cancel)
+            .field("done", &self.done)
+            .field("total", &self.total)
+            .field("observer", &self.observer.is_some())
+            .finish()
+    }
 }
 
 impl Control {
@@ -90,9 +107,9 @@ impl Control {
     /// assert_eq!(nqueens::count(&problem, &control), Some(92));
     /// assert_eq!(DONE.load(Ordering::Relaxed), control.progress().0);
     /// ```
-    pub fn with_observer(self, observer: fn(u64, u64)) -> Control {
+    pub fn with_observer(self, observer: impl Fn(u64, u64) + Send + Sync + 'static) -> Control {
         Control {
-            observer: Some(observer),
+            observer: Some(Box::new(observer)),
             ..self
         }
     }
@@ -145,7 +162,7 @@ impl Control {
     /// Reports `parts` parts finished.
     pub fn add_done(&self, parts: u64) {
         let done = self.done.fetch_add(parts, Ordering::Relaxed) + parts;
-        if let Some(observer) = self.observer {
+        if let Some(observer) = &self.observer {
             observer(done, self.total.load(Ordering::Relaxed));
         }
     }

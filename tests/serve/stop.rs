@@ -105,6 +105,47 @@ fn events_answer_the_same_bytes_after_their_progress() {
             &("result".to_string(), plain.text())
         );
     }
+    // Its progress is told in boards proven: four boards of 26x26 take about a second.
+    let mut state = 5u64;
+    let mut weights = String::from("4\n");
+    for _ in 0..4 {
+        weights.push_str("26\n");
+        for _ in 0..26 {
+            let row: Vec<String> = (0..26)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((state >> 33) % 99 + 1).to_string()
+                })
+                .collect();
+            weights.push_str(&row.join(" "));
+            weights.push('\n');
+        }
+    }
+    let answer = post(
+        &server.url("/api/nqueens/best/events?format=judge&time_limit=10"),
+        weights.as_bytes(),
+    );
+    let events = parse_events(&answer.text());
+    let (last, progress) = events.split_last().unwrap();
+    assert_eq!(last.0, "result", "{last:?}");
+    let cli = run(&["nqueens", "best"], weights.as_bytes());
+    assert_eq!(last.1, cli.stdout_text());
+    let mut before = 0;
+    for (name, data) in progress {
+        assert_eq!(name, "progress");
+        let p: serde_json::Value = serde_json::from_str(data).unwrap();
+        let (done, total) = (p["done"].as_u64().unwrap(), p["total"].as_u64().unwrap());
+        assert!(done >= before && done <= total && total <= 4, "{data}");
+        before = done;
+    }
+    assert!(
+        progress
+            .iter()
+            .any(|(_, data)| data.contains(r#""total":4"#)),
+        "no board counted in {progress:?}"
+    );
     // A refusal: its status and message in an `error` event.
     let answer = post(&server.url("/api/showdown/events?steps=10000000"), input);
     let events = parse_events(&answer.text());
