@@ -237,7 +237,7 @@ pub struct ShardRun {
     /// The rows (from 0) of the shard's next prefix, the one `Found` placed a queen on;
     /// `None` when it has no more.
     pub prefix: Option<Vec<u8>>,
-    /// Nodes of the probe searches, in all.
+    /// Nodes of the probe searches of the prefixes it finished (refuted, or found).
     pub nodes: u64,
     /// Where it ended.
     pub outcome: Outcome,
@@ -293,18 +293,21 @@ pub fn search(
             None => return run,
         };
         let found = first.first();
-        run.nodes += first.stats().nodes;
         run.prefix = Some(prefix);
         match found {
+            // A prefix stopped half-way is searched again from its start when the shard
+            // resumes: its nodes are not counted, so that a resumed shard's record is the
+            // same as one run straight.
             std::ops::ControlFlow::Break(()) => {
                 run.outcome = Outcome::Running;
                 return run;
             }
-            std::ops::ControlFlow::Continue(Some(rows)) => {
-                run.outcome = Outcome::Found(rows);
-                return run;
-            }
-            std::ops::ControlFlow::Continue(None) => {
+            std::ops::ControlFlow::Continue(found) => {
+                run.nodes += first.stats().nodes;
+                if let Some(rows) = found {
+                    run.outcome = Outcome::Found(rows);
+                    return run;
+                }
                 run.done += 1;
                 run.prefix = None;
                 control.add_done(1);
@@ -341,7 +344,8 @@ pub struct FirstRecord {
     /// The placement found (rows from 1), with `"found"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<Vec<u64>>,
-    /// Nodes of the probe searches, in all.
+    /// Nodes of the probe searches of the prefixes it finished (a prefix stopped half-way
+    /// is searched again when the shard resumes, and counted then).
     pub nodes: u64,
     /// The CPU time the shard took, in seconds (in all, across resumptions).
     pub cpu_seconds: f64,
@@ -869,6 +873,7 @@ mod tests {
             let resumed = search(&spec, done, &Control::new(), |_| {});
             assert_eq!(resumed.outcome, straight.outcome);
             assert_eq!(resumed.done, straight.done);
+            assert!(resumed.nodes <= straight.nodes);
         }
     }
 
