@@ -207,7 +207,7 @@ struct ListArgs {
     /// json` writes a record for `nqueens merge`.
     #[arg(long, value_name = "I/K")]
     shard: Option<Spec>,
-    /// With --shard: the columns of a prefix (1..N; default: a third of N, more for many
+    /// With --shard: the columns of a prefix (1..N; default: two fifths of N, more for many
     /// shards). Every shard of one search must use the same.
     #[arg(long, value_name = "D", requires = "shard")]
     depth: Option<u64>,

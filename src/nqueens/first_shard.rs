@@ -118,11 +118,12 @@ impl FirstSpec {
     }
 }
 
-/// The depth of the prefixes when none is asked for: a third of the side, at least enough
-/// columns for four prefixes per shard among the first ones (about `n` prefixes per column
-/// added), and at most the side.
+/// The depth of the prefixes when none is asked for: two fifths of the side (rounded up; at
+/// N = 40, 16 columns deal about 3,800 dead prefixes before the answer's over the shards,
+/// where 14 leave 19, each a refutation of minutes: see experiments/nqueens/EXPERIMENTS.md),
+/// more columns when the shards are many, and at most the side.
 pub fn default_depth(n: usize, shards: u64) -> usize {
-    let mut depth = n.div_ceil(3).max(1);
+    let mut depth = (2 * n).div_ceil(5).max(1);
     let mut room = (n.max(2) as u64).saturating_pow(depth as u32 / 2);
     while room < shards.saturating_mul(4) && depth < n {
         depth += 1;
@@ -255,17 +256,20 @@ pub fn search(
 ) -> ShardRun {
     let (n, depth) = (spec.n, spec.depth);
     let shards = spec.spec.shards();
+    // Running until it ends: `progress` sees it so (a checkpoint of a shard that goes on).
     let mut run = ShardRun {
         done,
         prefix: None,
         nodes: 0,
-        outcome: Outcome::None,
+        outcome: Outcome::Running,
     };
     let Some(mut prefixes) = Prefixes::new(n, depth) else {
+        run.outcome = Outcome::None;
         return run;
     };
-    // Skip to the shard's `done`-th prefix: number index + done * shards.
+    // Skip to the shard's `done`-th prefix: number index + done * shards (none past 64 bits).
     let Some(mut skip) = spec.prefix_number(done) else {
+        run.outcome = Outcome::None;
         return run;
     };
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
@@ -702,7 +706,8 @@ pub fn merge_records<R: Read>(
     let nodes = seen
         .values()
         .fold(0u64, |s, (r, _)| s.saturating_add(r.nodes));
-    let cpu_seconds = seen.values().map(|(r, _)| r.cpu_seconds).sum();
+    let cpu_seconds: f64 = seen.values().map(|(r, _)| r.cpu_seconds).sum();
+    let cpu_seconds = (cpu_seconds * 1e6).round() / 1e6;
     let mut shards: Vec<&(FirstRecord, String)> = seen.values().collect();
     shards.sort_by_key(|(r, _)| r.shard);
     let Some((best, best_origin)) = best else {
@@ -868,7 +873,13 @@ mod tests {
     #[test]
     fn a_resumed_shard_ends_as_one_run_straight() {
         let spec = FirstSpec::new(16, 6, Spec::new(1, 3).unwrap()).unwrap();
-        let straight = search(&spec, 0, &Control::new(), |_| {});
+        // Every checkpoint on the way is of a shard still running.
+        let mut seen = 0;
+        let straight = search(&spec, 0, &Control::new(), |run| {
+            assert_eq!(run.outcome, Outcome::Running);
+            seen += 1;
+        });
+        assert!(seen > 0 && seen == straight.done);
         for done in 0..=straight.done {
             let resumed = search(&spec, done, &Control::new(), |_| {});
             assert_eq!(resumed.outcome, straight.outcome);
