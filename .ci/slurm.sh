@@ -8,6 +8,8 @@
 #   3. makes that shard fail under Slurm (its record path is a folder): the merge job is cancelled
 #      and no total written; the same submit command again recounts only that shard and merges;
 #   4. counts N = 12 in 70 shards on a cluster whose MaxArraySize is 32: 24 tasks of 3 shards;
+#   4b. searches the first placement of N = 20 in 4 shards (--first), one of them stopped at once
+#      beforehand and resumed from its record: the same placement as `nqueens list 20 --limit 1`;
 #   5. counts N = 13 in 6 shards with --gpu: each array task asks the node's one GPU resource
 #      (--gres=gpu:1) and counts on the GPU (Mesa's software Vulkan device, which .ci/run
 #      installs, where the machine has no GPU): 73,712, every record naming its device;
@@ -331,6 +333,31 @@ records=("$run"/records/nqueens-12-of-70-shard-*.json)
 [[ $(cat "$run/total.txt") == 14200 ]] || die "total.txt says '$(cat "$run/total.txt")', not 14200"
 say "4. N = 12 in 70 shards as 24 tasks of 3 (MaxArraySize 32): 14200 in $((SECONDS - started)) s"
 
+# --- 4b. The first placement of N = 20 in 4 shards (submit.sh --first), stopped and resumed. ---
+run=$tmp/runs/first
+started=$SECONDS
+bad -n 20 -k 4 -b "$bin" --first --gpu
+bad -n 20 -k 4 -b "$bin" --first --depth 21
+# Shard 2 stopped before it ends: its resumable record says where it was.
+state=$(printf '%s/records/nqueens-first-20-of-4-shard-2.json.state' "$run")
+mkdir -p "$run/records"
+set +e
+"$bin" nqueens list 20 --limit 1 --shard 2/4 --depth 7 --time-limit 0 --record "$state" >/dev/null 2>&1
+status=$?
+set -e
+[[ $status == 124 ]] || die "a shard stopped at once exited with $status, not 124"
+grep -q '"outcome":"running"' "$state" || die "the stopped shard's record: $(cat "$state")"
+submit_count "$tmp/ids" -n 20 -k 4 -b "$bin" -o "$run" --first --depth 7 --time 5
+merge_job=$(field merge_job "$tmp/ids")
+[[ $(wait_job 300 "$merge_job") == COMPLETED ]] || die "the merge job $merge_job of the first placement did not complete"
+expected=$("$bin" nqueens list 20 --limit 1)
+[[ $(cat "$run/first.txt") == "$expected" ]] || die "first.txt says '$(cat "$run/first.txt")', not '$expected'"
+grep -q '"prefix":' "$run/first.json" || die "first.json: $(cat "$run/first.json")"
+for i in 0 1 2 3; do
+    [[ -s $run/records/nqueens-first-20-of-4-shard-$i.json ]] || die "no record for shard $i of the first placement"
+done
+say "4b. the first placement of N = 20 in 4 shards (shard 2 resumed): $(cat "$run/first.txt") in $((SECONDS - started)) s"
+
 # --- 5. Shards on a GPU. ---
 run=$tmp/runs/gpu
 started=$SECONDS
@@ -375,4 +402,4 @@ print("CPU %.1f s in all, shards %d, mean %.2f s, largest %.2f s (%.2fx the mean
     say "6. frontier: N = $fn in $fk shards (band sides of $side columns) on $cpus CPUs: $total (OEIS A000170) in $wall s of wall time; $balance"
 fi
 
-echo "slurm: 6 passed, 0 failed"
+echo "slurm: 7 passed, 0 failed"

@@ -3,7 +3,9 @@
 # is cut into K shards (`chess-puzzles nqueens count N --shard I/K`), submitted as one job array,
 # each shard's record written to its own file, and `chess-puzzles nqueens merge` runs as a job that
 # starts once every array task has succeeded. Run it again with the same options to finish a count
-# whose shards failed: only the shards without a record are submitted again. `--help` tells more.
+# whose shards failed: only the shards without a record are submitted again. With --first, the
+# search for the first placement instead (`nqueens list N --limit 1 --shard I/K`), merged into the
+# first placement. `--help` tells more.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,6 +44,15 @@ checks the records with `chess-puzzles nqueens merge` and writes the total to OU
       --dry-run            print the sbatch commands instead of running them
   -h, --help               print this help
 
+  -f, --first              search for the first placement in lexicographic order instead of
+                           counting: each array task runs `chess-puzzles nqueens list N
+                           --limit 1 --shard I/K --format json` (resumable: a task killed
+                           by its time limit goes on from its record when submitted again),
+                           and the merge writes the placement to OUT/first.txt (and
+                           OUT/first.json); not with --gpu or --threads
+  -d, --depth D            with --first: the columns of a prefix (default: the program's
+                           choice for N and K)
+
 Everything after `--` is passed to both sbatch commands (e.g. -- --account=myproject).
 
 Standard output gets two lines, for scripts:
@@ -69,7 +80,8 @@ positive() {
 }
 
 side='' shards='' bin=chess-puzzles out='' throttle='' threads=1 partition='' time_limit='' mem=''
-per_task='' max_array='' dry_run=false device=cpu gres=gpu:1
+per_task='' max_array='' dry_run=false device=cpu gres=gpu:1 search=count depth=''
+threads_set=false
 extra=()
 while (($#)); do
     option=$1
@@ -77,9 +89,11 @@ while (($#)); do
     -h | --help) usage; exit 0 ;;
     --dry-run) dry_run=true; shift; continue ;;
     -g | --gpu) device=gpu; shift; continue ;;
+    -f | --first) search=first; shift; continue ;;
     --) shift; extra=("$@"); break ;;
     -n | --side | -k | --shards | -b | --bin | -o | --out | -m | --throttle | -t | --threads | \
-        -p | --partition | --time | --mem | --shards-per-task | --max-array-size | --gres) ;;
+        -p | --partition | --time | --mem | --shards-per-task | --max-array-size | --gres | \
+        -d | --depth) ;;
     *) fail_usage "expected an option (see --help), found '$option'" ;;
     esac
     (($# >= 2)) || fail_usage "$option: expected a value, found the end of the options"
@@ -91,7 +105,8 @@ while (($#)); do
     -b | --bin) bin=$value ;;
     -o | --out) out=$value ;;
     -m | --throttle) positive "$option" "$value"; throttle=$((10#$value)) ;;
-    -t | --threads) positive "$option" "$value"; threads=$((10#$value)) ;;
+    -t | --threads) positive "$option" "$value"; threads=$((10#$value)) threads_set=true ;;
+    -d | --depth) positive "$option" "$value"; depth=$((10#$value)) ;;
     -p | --partition) partition=$value ;;
     --time) time_limit=$value ;;
     --mem) mem=$value ;;
@@ -106,6 +121,15 @@ while (($#)); do
 done
 [[ -n $side ]] || fail_usage "-n/--side: expected the board's side, found nothing"
 [[ -n $shards ]] || fail_usage "-k/--shards: expected the number of shards, found nothing"
+if [[ $search == first ]]; then
+    [[ $device == cpu ]] || fail_usage "--first: the first placement is searched on the CPU; not with --gpu"
+    $threads_set && fail_usage "--first: each shard searches on one thread; not with --threads"
+    ((side <= 64)) || fail_usage "-n/--side: expected a side 1..64 with --first, found $side"
+    [[ -z $depth ]] || ((depth <= side)) ||
+        fail_usage "--depth: expected a depth 1..$side (at most the side), found $depth"
+else
+    [[ -z $depth ]] || fail_usage "--depth: the columns of a prefix of --first; not for a count"
+fi
 
 # The binary: an absolute path, so that the jobs find it wherever they start.
 if [[ $bin == */* ]]; then
@@ -133,7 +157,11 @@ tasks=$(((shards + per_task - 1) / per_task))
 ((tasks <= max_array)) ||
     fail_usage "--shards-per-task: $per_task shards per task make $tasks array tasks, more than MaxArraySize ($max_array)"
 
-out=$(realpath -m -- "${out:-nqueens-$side-$shards}")
+if [[ $search == first ]]; then
+    out=$(realpath -m -- "${out:-nqueens-first-$side-$shards}")
+else
+    out=$(realpath -m -- "${out:-nqueens-$side-$shards}")
+fi
 # sbatch reads '%' in --output as a pattern, the record name is a printf format ('%', '\'), and
 # a newline would split the list of records.
 [[ $out != *[%\\$'\n']* ]] ||
@@ -145,7 +173,11 @@ fi
 # The record of shard I: zero-padded to K's width so that names sort in shard order; N and K in
 # the name keep the records of different counts apart in one folder. The array tasks and the
 # merge get it as a printf format.
-record_format="$out/records/nqueens-$side-of-$shards-shard-%0${#shards}d.json"
+if [[ $search == first ]]; then
+    record_format="$out/records/nqueens-first-$side-of-$shards-shard-%0${#shards}d.json"
+else
+    record_format="$out/records/nqueens-$side-of-$shards-shard-%0${#shards}d.json"
+fi
 
 # The array tasks that still have a shard without a record, as sbatch ranges: "0-15", "3,7-9".
 spec=
@@ -191,19 +223,26 @@ submit() {
 }
 
 array_job=none
+name=nqueens-$side
+[[ $search == first ]] && name=nqueens-first-$side
 if [[ -n $spec ]]; then
-    array=(--array="$spec${throttle:+%$throttle}" --job-name="nqueens-$side-shards"
+    array=(--array="$spec${throttle:+%$throttle}" --job-name="$name-shards"
         --cpus-per-task="$threads" --output="$out/logs/shard-%A_%a.out" "${common[@]}")
     [[ -n $mem ]] && array+=(--mem="$mem")
     [[ $device == gpu ]] && array+=(--gres="$gres")
-    array_job=$(submit "${array[@]}" "${extra[@]}" "$here/shard.sbatch" \
-        "$bin" "$side" "$shards" "$record_format" "$per_task" "$threads" "$device")
+    if [[ $search == first ]]; then
+        array_job=$(submit "${array[@]}" "${extra[@]}" "$here/first-shard.sbatch" \
+            "$bin" "$side" "$shards" "$depth" "$record_format" "$per_task")
+    else
+        array_job=$(submit "${array[@]}" "${extra[@]}" "$here/shard.sbatch" \
+            "$bin" "$side" "$shards" "$record_format" "$per_task" "$threads" "$device")
+    fi
 fi
-merge=(--job-name="nqueens-$side-merge" --output="$out/logs/merge-%j.out" "${common[@]}")
+merge=(--job-name="$name-merge" --output="$out/logs/merge-%j.out" "${common[@]}")
 if [[ $array_job != none ]]; then
     merge+=(--dependency="afterok:$array_job" --kill-on-invalid-dep=yes)
 fi
-merge_job=$(submit "${merge[@]}" "${extra[@]}" "$here/merge.sbatch" "$bin" "$side" "$shards" "$record_format" "$out")
+merge_job=$(submit "${merge[@]}" "${extra[@]}" "$here/merge.sbatch" "$bin" "$side" "$shards" "$record_format" "$out" "$search")
 
 if [[ $array_job == none ]]; then
     echo "every shard of N = $side in $shards has its record in $out/records: no array" >&2
@@ -211,6 +250,10 @@ else
     echo "array job $array_job: shards 0-$((shards - 1)) of N = $side as tasks $spec" \
         "($per_task shard(s) per task${throttle:+, at most $throttle at a time}$([[ $device == gpu ]] && echo ", on a GPU each: --gres=$gres"))" >&2
 fi
-echo "merge job $merge_job: the total goes to $out/total.txt" >&2
+if [[ $search == first ]]; then
+    echo "merge job $merge_job: the first placement goes to $out/first.txt" >&2
+else
+    echo "merge job $merge_job: the total goes to $out/total.txt" >&2
+fi
 echo "array_job=$array_job"
 echo "merge_job=$merge_job"

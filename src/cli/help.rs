@@ -46,7 +46,8 @@ pub const NQUEENS_LIST: &str = "\
 Examples:
   chess-puzzles nqueens list 8 --fix 1,1 --limit 2
   chess-puzzles nqueens list 6 --format board
-  chess-puzzles nqueens list 30 --fix 1,1 --fix 2,3 --limit 1 --format json";
+  chess-puzzles nqueens list 30 --fix 1,1 --fix 2,3 --limit 1 --format json
+  chess-puzzles nqueens list 20 --limit 1 --shard 1/4 --format json --record shard-1.json";
 
 pub const NQUEENS_COUNT: &str = "\
 Examples:

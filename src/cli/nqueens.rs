@@ -1,11 +1,12 @@
 //! `chess-puzzles nqueens list|count|best`.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Subcommand;
 
+use chess_puzzles::nqueens::first_shard::{self, FirstRecord, FirstSpec};
 use chess_puzzles::nqueens::shard::{self, Spec};
 use chess_puzzles::nqueens::{self, BestOptions, Control, Fix, ListOptions, Problem};
 
@@ -39,9 +40,12 @@ enum Command {
     #[command(after_help = super::help::NQUEENS_COUNT)]
     Count(CountArgs),
     /// Adds up the shard records of `nqueens count N --shard I/K --format json`, after
-    /// checking that exactly the K shards of one count are there, once each, intact.
+    /// checking that exactly the K shards of one count are there, once each, intact; or
+    /// merges the records of `nqueens list N --limit 1 --shard I/K --format json` into the
+    /// first placement.
     ///
-    /// Exit code 1, and no total, when a record is missing, repeated, foreign or corrupted
+    /// Exit code 1, and no total (no placement), when a record is missing, repeated, foreign
+    /// or corrupted, or a shard has not got far enough for the first placement to be known
     /// (each is named on standard error); 2 when an input cannot be read or a line is not a
     /// record.
     Merge(MergeArgs),
@@ -197,6 +201,20 @@ struct ListArgs {
     svg_dir: Option<PathBuf>,
     #[command(flatten)]
     trace: TraceArgs,
+    /// With --limit 1, search only shard I of K (0 <= I < K <= 1000000000) of an empty board's
+    /// first placement: its prefixes (the rows of the first --depth columns) numbered I,
+    /// I + K, I + 2K, ... in lexicographic order, until one holds a placement; `--format
+    /// json` writes a record for `nqueens merge`.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<Spec>,
+    /// With --shard: the columns of a prefix (1..N; default: two fifths of N, more for many
+    /// shards). Every shard of one search must use the same.
+    #[arg(long, value_name = "D", requires = "shard")]
+    depth: Option<u64>,
+    /// With --shard: keep the shard's record in FILE while it runs (rewritten whole every few
+    /// seconds and at the end), and resume from it when it is there.
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -326,6 +344,9 @@ fn best(args: BestArgs, out: &mut Output) -> Result<Verdict, Failure> {
 }
 
 fn list(args: ListArgs, out: &mut Output) -> Result<Verdict, Failure> {
+    if let Some(spec) = args.shard {
+        return list_shard(args, spec, out);
+    }
     let problem = args.problem.problem()?;
     let started = Instant::now();
     let control = control(args.time_limit, started)?;
@@ -506,20 +527,30 @@ fn count(args: CountArgs, out: &mut Output) -> Result<Verdict, Failure> {
 }
 
 fn merge(args: MergeArgs, out: &mut Output) -> Result<Verdict, Failure> {
-    if args.format == OutputFormat::Svg {
-        return Err(Failure::Usage(
-            "--format svg draws boards; a merged count has no board to draw".to_string(),
-        ));
-    }
     let paths: Vec<Option<&PathBuf>> = if args.inputs.is_empty() {
         vec![None]
     } else {
         args.inputs.iter().map(Some).collect()
     };
-    let inputs = paths
+    let mut inputs = paths
         .into_iter()
         .map(|p| Input::open(p, out).map(|i| (i.name, i.reader)))
         .collect::<Result<Vec<_>, Failure>>()?;
+    // The first record says which search: a first-placement record names its search.
+    if let Some((name, reader)) = inputs.first_mut() {
+        let (head, first) = first_line(reader)
+            .map_err(|error| Failure::Usage(format!("{name}: cannot read: {error}")))?;
+        let rest = std::mem::replace(reader, Box::new(io::empty()));
+        *reader = Box::new(io::Cursor::new(head).chain(rest));
+        if first {
+            return merge_first(args.format, inputs, out);
+        }
+    }
+    if args.format == OutputFormat::Svg {
+        return Err(Failure::Usage(
+            "--format svg draws boards; a merged count has no board to draw".to_string(),
+        ));
+    }
     let merged = shard::merge(inputs).map_err(|e| Failure::Usage(e.to_string()))?;
     let merged = match merged {
         Ok(merged) => merged,
@@ -557,6 +588,285 @@ fn merge(args: MergeArgs, out: &mut Output) -> Result<Verdict, Failure> {
     .map_err(Failure::Output)?;
     Ok(Verdict::Done)
 }
+
+/// Reads up to the first line that is not blank (at most a record's longest line): the bytes
+/// read, and whether that line is a first-placement record (it has `"search":"first"`).
+fn first_line(reader: &mut Box<dyn io::Read>) -> io::Result<(Vec<u8>, bool)> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    let mut line_start = 0;
+    loop {
+        if head.len() > shard::MAX_LINE + 1 {
+            return Ok((head, false));
+        }
+        match reader.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        head.push(byte[0]);
+        if byte[0] == b'\n' {
+            if head[line_start..].iter().all(u8::is_ascii_whitespace) {
+                line_start = head.len();
+                continue;
+            }
+            break;
+        }
+    }
+    let line = String::from_utf8_lossy(&head[line_start..]);
+    let first = serde_json::from_str::<serde_json::Value>(line.trim())
+        .ok()
+        .is_some_and(|v| v.get("search").and_then(|s| s.as_str()) == Some(first_shard::SEARCH));
+    Ok((head, first))
+}
+
+/// `nqueens merge` of first-placement records.
+fn merge_first(
+    format: OutputFormat,
+    inputs: Vec<(String, Box<dyn io::Read>)>,
+    out: &mut Output,
+) -> Result<Verdict, Failure> {
+    let merged = first_shard::merge_records(inputs).map_err(|e| Failure::Usage(e.to_string()))?;
+    let merged = match merged {
+        Ok(merged) => merged,
+        Err(problems) => {
+            let mut err = io::stderr().lock();
+            for p in &problems {
+                let _ = writeln!(err, "rejected: {p}");
+            }
+            let _ = writeln!(err, "rejected: no first placement written");
+            return Ok(Verdict::Rejected);
+        }
+    };
+    let n = merged.n as usize;
+    // A placement that is not one is a bug: never written.
+    if let Some(rows) = &merged.rows
+        && !(rows.len() == n && chess_puzzles::core::placements::is_non_attacking(rows))
+    {
+        return Err(Failure::Failed(format!(
+            "{} {rows:?}, which is not a placement of {n} queens; nothing written",
+            nqueens::INVALID_PLACEMENT
+        )));
+    }
+    let problem = Problem::new(merged.n, &[]).map_err(|e| Failure::Usage(e.to_string()))?;
+    match (format, &merged.rows) {
+        (OutputFormat::Json, rows) => {
+            let line = serde_json::json!({
+                "n": merged.n,
+                "rows": rows.as_ref().map(|r| r.iter().map(|&x| u64::from(x) + 1).collect::<Vec<_>>()),
+                "depth": merged.depth,
+                "prefix": merged.prefix,
+                "shards": merged.shards,
+                "nodes": merged.nodes,
+                "cpu_seconds": merged.cpu_seconds,
+            });
+            writeln!(out, "{line}").map_err(Failure::Output)?;
+        }
+        (format, Some(rows)) => {
+            let listing = nqueens::writer::Listing::new(&problem, rows);
+            chess_puzzles::output::write_case(&mut *out, format, 1, &listing)
+                .map_err(Failure::Output)?;
+        }
+        (OutputFormat::Board | OutputFormat::Svg, None) => {
+            nqueens::list(
+                &problem,
+                &mut *out,
+                &ListOptions {
+                    format,
+                    limit: Some(0),
+                },
+            )
+            .map_err(Failure::Output)?;
+        }
+        (_, None) => {}
+    }
+    if merged.rows.is_none() {
+        eprintln!(
+            "N = {}: no placement (every prefix of the {} shards refuted)",
+            merged.n, merged.shards
+        );
+    }
+    Ok(Verdict::Done)
+}
+
+/// `nqueens list N --limit 1 --shard I/K`: one shard of the first placement's search.
+fn list_shard(args: ListArgs, spec: Spec, out: &mut Output) -> Result<Verdict, Failure> {
+    let problem = args.problem.problem()?;
+    if args.limit != Some(1) {
+        return Err(Failure::Usage(
+            "--shard splits the search for the first placement; it needs --limit 1".to_string(),
+        ));
+    }
+    if !problem.given().is_empty() {
+        return Err(Failure::Usage(
+            "--shard splits the first placement of an empty board; it cannot be combined with \
+             --fix"
+                .to_string(),
+        ));
+    }
+    if args.format == OutputFormat::Svg || args.svg_dir.is_some() || args.trace.trace {
+        return Err(Failure::Usage(
+            "--shard writes a shard's record or its placement; it cannot be combined with \
+             --format svg, --svg-dir or --trace"
+                .to_string(),
+        ));
+    }
+    let n = problem.n();
+    let depth = args
+        .depth
+        .unwrap_or_else(|| first_shard::default_depth(n, spec.shards()) as u64);
+    let fspec = FirstSpec::new(n as u64, depth, spec)
+        .map_err(|e| Failure::Usage(format!("--depth: {e}")))?;
+    // A record to resume from.
+    let before = match &args.record {
+        Some(path) if path.exists() => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::Usage(format!("{name}: cannot read: {e}")))?;
+            let record = first_shard::read_record(&name, &text)
+                .map_err(|e| Failure::Usage(format!("--record {e}")))?;
+            if let Some(r) = &record
+                && (r.n, r.depth, r.shard, r.shards, r.version.as_str())
+                    != (n as u64, depth, spec.index(), spec.shards(), shard::VERSION)
+            {
+                return Err(Failure::Usage(format!(
+                    "--record {name}:1:1: expected the record of shard {spec} of N = {n} with \
+                     prefixes of {depth} columns (version {}), found one of shard {}/{} of N = \
+                     {} with prefixes of {} columns (version {})",
+                    shard::VERSION,
+                    r.shard,
+                    r.shards,
+                    r.n,
+                    r.depth,
+                    r.version
+                )));
+            }
+            record
+        }
+        _ => None,
+    };
+    let save = |record: &FirstRecord| -> Result<(), Failure> {
+        let Some(path) = &args.record else {
+            return Ok(());
+        };
+        let mut temporary = path.clone().into_os_string();
+        temporary.push(".tmp");
+        let temporary = PathBuf::from(temporary);
+        std::fs::write(&temporary, record.to_json_line())
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|e| Failure::Usage(format!("--record {}: cannot write: {e}", path.display())))
+    };
+    let record = match before.as_ref().filter(|r| r.ended()) {
+        Some(ended) => ended.clone(),
+        None => {
+            let started = Instant::now();
+            let control = control(args.time_limit, started)?.with_interrupt(interrupt::install());
+            let cpu_before = cpu_seconds();
+            let done = before.as_ref().map_or(0, |r| r.done);
+            let finish = |run: &first_shard::ShardRun| {
+                let record = FirstRecord::new(&fspec, run, cpu_seconds() - cpu_before);
+                match &before {
+                    Some(b) => record.resumed(b),
+                    None => record,
+                }
+            };
+            let mut last_save = Instant::now();
+            let mut failed = None;
+            let run = progress::with_bar(
+                progress::QUIET_FOR,
+                |bar| {
+                    let refuted = done + control.progress().0;
+                    bar.set_length(1);
+                    bar.set_message(format!(
+                        "shard {spec} of N = {n}: {refuted} of its prefixes of {depth} columns \
+                         refuted, {} elapsed",
+                        progress::human(started.elapsed())
+                    ));
+                },
+                || {
+                    first_shard::search(&fspec, done, &control, |run| {
+                        if failed.is_none() && last_save.elapsed() >= CHECKPOINT_EVERY {
+                            failed = save(&finish(run)).err();
+                            last_save = Instant::now();
+                        }
+                    })
+                },
+            );
+            if let Some(failure) = failed {
+                return Err(failure);
+            }
+            finish(&run)
+        }
+    };
+    // A placement that is not one is a bug: never written.
+    if let Some(rows) = &record.rows {
+        let rows0: Vec<u8> = rows.iter().map(|&r| r.saturating_sub(1) as u8).collect();
+        if rows.len() != n || !chess_puzzles::core::placements::is_non_attacking(&rows0) {
+            return Err(Failure::Failed(format!(
+                "{} {rows:?}, which is not a placement of {n} queens; nothing written",
+                nqueens::INVALID_PLACEMENT
+            )));
+        }
+    }
+    save(&record)?;
+    match args.format {
+        OutputFormat::Json => out.write_all(record.to_json_line().as_bytes()),
+        OutputFormat::Judge => match &record.rows {
+            Some(rows) => {
+                let line: Vec<String> = rows.iter().map(u64::to_string).collect();
+                writeln!(out, "{}", line.join(" "))
+            }
+            None => Ok(()),
+        },
+        OutputFormat::Board | OutputFormat::Svg => writeln!(
+            out,
+            "{n}x{n} board, shard {} of {}, prefixes of {depth} columns: {}",
+            spec.index(),
+            spec.shards(),
+            match (&record.rows, record.outcome.as_str()) {
+                (Some(rows), _) => format!(
+                    "{} (prefix number {}, the first of its prefixes that holds one)",
+                    rows.iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    record.next
+                ),
+                (None, "none") => format!("no placement ({} prefixes refuted)", record.done),
+                _ => format!("{} of its prefixes refuted so far", record.done),
+            }
+        ),
+    }
+    .map_err(Failure::Output)?;
+    out.flush().map_err(Failure::Output)?;
+    if record.ended() {
+        return Ok(Verdict::Done);
+    }
+    let kept = args
+        .record
+        .as_ref()
+        .map(|p| format!("; the record is in {}", p.display()))
+        .unwrap_or_default();
+    let stopped = if interrupt::requested() {
+        "interrupted"
+    } else {
+        "time limit reached"
+    };
+    eprintln!(
+        "{stopped}: shard {spec} of N = {n} refuted {} of its prefixes (up to number {}, not \
+         included) and found no placement yet{kept}",
+        record.done, record.next
+    );
+    Ok(if interrupt::requested() {
+        Verdict::Interrupted
+    } else {
+        Verdict::OutOfTime
+    })
+}
+
+/// How often a running shard rewrites its `--record` file.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The CPU time of this process so far (user and system), in seconds; the wall time since
 /// start where the system cannot tell.

@@ -36,6 +36,7 @@ pub mod completion;
 mod control;
 pub mod count_all;
 pub mod first;
+pub mod first_shard;
 mod forward;
 pub mod generator;
 #[cfg(feature = "gpu")]

@@ -845,3 +845,298 @@ fn a_time_limit_stops_a_long_first_placement() {
     assert!(out.stdout.is_empty());
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+/// Runs shard `i` of `shards` of side `n`'s first-placement search (`extra` arguments
+/// added) and returns its exit code, record line and standard error.
+fn first_shard(n: usize, i: u64, shards: u64, extra: &[&str]) -> (i32, String, String) {
+    let (n, shard) = (n.to_string(), format!("{i}/{shards}"));
+    let mut args = vec![
+        "nqueens", "list", &n, "--limit", "1", "--shard", &shard, "--format", "json",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args, b"");
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    (out.code, out.stdout_text(), out.stderr)
+}
+
+/// The records of every shard of side `n`'s first placement, one JSON line each.
+fn first_shard_records(n: usize, shards: u64, extra: &[&str]) -> String {
+    (0..shards)
+        .map(|i| {
+            let (code, record, err) = first_shard(n, i, shards, extra);
+            assert_eq!(code, 0, "shard {i}/{shards} of {n}: {err}");
+            record
+        })
+        .collect()
+}
+
+#[test]
+fn first_placement_shards_merge_to_the_first_placement() {
+    // Random sides, numbers of shards and depths: the merged answer is the plain listing's
+    // first line and the plain backtracker's, and a valid placement.
+    let mut rng = ChaCha8Rng::seed_from_u64(5252);
+    for case in 0..14 {
+        let n = if case < 3 {
+            case + 1
+        } else {
+            rng.random_range(4..=24usize)
+        };
+        let shards = rng.random_range(1..=9u64);
+        let depth = rng.random_range(1..=n.min(9)).to_string();
+        let extra: &[&str] = if case % 2 == 0 {
+            &[]
+        } else {
+            &["--depth", &depth]
+        };
+        let records = first_shard_records(n, shards, extra);
+        for (i, line) in records.lines().enumerate() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                (r["search"].as_str(), r["n"].as_u64()),
+                (Some("first"), Some(n as u64))
+            );
+            assert_eq!(
+                (r["shard"].as_u64(), r["shards"].as_u64()),
+                (Some(i as u64), Some(shards))
+            );
+            assert!(
+                matches!(r["outcome"].as_str(), Some("found" | "none")),
+                "{line}"
+            );
+        }
+        let merged = run(&["nqueens", "merge"], records.as_bytes());
+        assert_eq!(
+            merged.code, 0,
+            "n = {n}, {shards} shards {extra:?}: {}",
+            merged.stderr
+        );
+        let plain = plain_first(n, &[], 1);
+        let listed = stdout(&run(
+            &["nqueens", "list", &n.to_string(), "--limit", "1"],
+            b"",
+        ));
+        assert_eq!(
+            merged.stdout_text(),
+            listed,
+            "n = {n}, {shards} shards {extra:?}"
+        );
+        let got = parse_listing(&merged.stdout_text(), n);
+        assert!(got.iter().all(|p| non_attacking(p)));
+        assert_eq!(got, plain, "n = {n}, {shards} shards {extra:?}");
+    }
+}
+
+#[test]
+fn a_first_placement_merge_without_every_earlier_shard_gives_no_answer() {
+    // N = 20 in 4 shards at depth 7: shard 1 finds the first placement at prefix 37, so
+    // every other shard must have refuted its prefixes below 37.
+    let records = first_shard_records(20, 4, &["--depth", "7"]);
+    let lines: Vec<&str> = records.lines().collect();
+    let rejected = |input: String, says: &str| {
+        let out = run(&["nqueens", "merge"], input.as_bytes());
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "a placement was written");
+        assert!(out.stderr.contains(says), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("no first placement written"),
+            "{}",
+            out.stderr
+        );
+    };
+    // Shard 0 stopped at once (a time limit of 0): its record says it refuted nothing yet.
+    let (code, stopped, err) = first_shard(20, 0, 4, &["--depth", "7", "--time-limit", "0"]);
+    assert_eq!(code, 124, "{err}");
+    assert!(
+        err.contains("time limit") && err.contains("no placement yet"),
+        "{err}"
+    );
+    assert!(stopped.contains("\"outcome\":\"running\""), "{stopped}");
+    rejected(
+        format!("{stopped}{}\n{}\n{}\n", lines[1], lines[2], lines[3]),
+        "unfinished: shard 0 of 4",
+    );
+    rejected(
+        format!("{}\n{}\n{}\n", lines[1], lines[2], lines[3]),
+        "missing 1 of 4 shards: 0",
+    );
+    rejected(
+        format!("{}\n{}\n{}\n{}\n", lines[0], lines[1], lines[2], lines[0]),
+        "repeated record",
+    );
+    // A later shard unfinished past the prefix found does not matter... but it must have got
+    // past it: the merge of all four is the answer.
+    assert_eq!(
+        stdout(&run(&["nqueens", "merge"], records.as_bytes())),
+        stdout(&run(&["nqueens", "list", "20", "--limit", "1"], b""))
+    );
+}
+
+#[test]
+fn a_stopped_first_placement_shard_resumes_to_the_same_record() {
+    let dir = crate::common::scratch("first-resume");
+    let file = dir.path().join("shard.json");
+    let file = file.to_str().unwrap();
+    let args = ["--depth", "14"];
+    let (code, straight, err) = first_shard(30, 0, 4, &args);
+    assert_eq!(code, 0, "{err}");
+    let mut stops = 0;
+    let last = loop {
+        let limit = format!("{}", 0.02 * f64::from(stops + 1));
+        let (code, record, err) = first_shard(
+            30,
+            0,
+            4,
+            &["--depth", "14", "--record", file, "--time-limit", &limit],
+        );
+        let kept = std::fs::read_to_string(file).unwrap();
+        assert_eq!(kept, record, "the record file and the output differ");
+        if code == 0 {
+            break record;
+        }
+        assert_eq!(code, 124, "{err}");
+        assert!(err.contains(file), "{err}");
+        stops += 1;
+        assert!(stops < 100, "not done after {stops} stops");
+    };
+    assert!(stops >= 2, "the shard was not stopped: make it longer");
+    let without_cpu = |line: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v.as_object_mut().unwrap().remove("cpu_seconds");
+        v.as_object_mut().unwrap().remove("check");
+        v
+    };
+    assert_eq!(without_cpu(&last), without_cpu(&straight));
+    // Run again, it says the same at once.
+    let (code, again, _) = first_shard(30, 0, 4, &["--depth", "14", "--record", file]);
+    assert_eq!((code, again), (0, last));
+}
+
+#[test]
+fn bad_first_placement_shards_and_records_are_refused() {
+    for bad in ["4/4", "0/0", "a/4", "1/4/5", "-1/4"] {
+        let err = fails(&[
+            "nqueens",
+            "list",
+            "12",
+            "--limit",
+            "1",
+            &format!("--shard={bad}"),
+        ]);
+        assert!(err.contains("--shard"), "{bad}: {err}");
+    }
+    for (args, says) in [
+        (
+            &["nqueens", "list", "12", "--shard", "0/2"][..],
+            "--limit 1",
+        ),
+        (
+            &["nqueens", "list", "12", "--limit", "2", "--shard", "0/2"][..],
+            "--limit 1",
+        ),
+        (
+            &[
+                "nqueens", "list", "12", "--limit", "1", "--shard", "0/2", "--fix", "1,1",
+            ][..],
+            "--fix",
+        ),
+        (
+            &[
+                "nqueens", "list", "12", "--limit", "1", "--shard", "0/2", "--depth", "0",
+            ][..],
+            "--depth",
+        ),
+        (
+            &[
+                "nqueens", "list", "12", "--limit", "1", "--shard", "0/2", "--depth", "13",
+            ][..],
+            "--depth",
+        ),
+        (
+            &["nqueens", "list", "12", "--limit", "1", "--depth", "3"][..],
+            "--shard",
+        ),
+    ] {
+        let err = fails(args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // Record files that are not this shard's intact record: located, exit 2.
+    let dir = crate::common::scratch("first-records");
+    let (_, good, _) = first_shard(12, 1, 3, &["--depth", "3"]);
+    let tampered = good.replace("\"nodes\":", "\"nodes\":1");
+    for (name, text, says) in [
+        (
+            "garbage.json",
+            "not a record\n".to_string(),
+            "garbage.json:1:",
+        ),
+        ("two.json", format!("{good}{good}"), "two.json:2:"),
+        ("tampered.json", tampered, "does not match"),
+        (
+            "other.json",
+            good.clone(),
+            "expected the record of shard 1/4",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let shard = if name == "other.json" { "1/4" } else { "1/3" };
+        let err = fails(&[
+            "nqueens", "list", "12", "--limit", "1", "--shard", shard, "--depth", "3", "--record",
+            path,
+        ]);
+        assert!(
+            err.contains(says) && err.contains("--record"),
+            "{name}: {err}"
+        );
+    }
+    // A merge input whose later line is not a first-placement record: located.
+    let err = fails_with_input(
+        &["nqueens", "merge"],
+        &format!("{good}{{\"search\":\"first\"}}\n"),
+    );
+    assert!(err.contains("<stdin>:2:"), "{err}");
+}
+
+/// Runs `args` on `input`, expects exit code 2; returns standard error.
+fn fails_with_input(args: &[&str], input: &str) -> String {
+    let out = run(args, input.as_bytes());
+    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    out.stderr
+}
+
+#[test]
+fn ctrl_c_stops_a_first_placement_shard_with_its_record() {
+    let dir = crate::common::scratch("first-ctrl-c");
+    let file = dir.path().join("shard.json");
+    let child = command()
+        .args([
+            "nqueens", "list", "40", "--limit", "1", "--shard", "0/2", "--format", "json",
+        ])
+        .arg("--record")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let sent = Instant::now();
+    let status = Command::new("sh")
+        .args(["-c", &format!("kill -INT {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(sent.elapsed() < Duration::from_secs(3));
+    assert!(err.contains("interrupted: shard 0/2"), "{err}");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        kept.as_bytes(),
+        out.stdout,
+        "the record file and the output differ"
+    );
+    assert!(kept.contains("\"outcome\":\"running\""), "{kept}");
+}
