@@ -42,13 +42,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 
 use super::control::Control;
 use super::first::First;
-use super::shard::{MAX_CPU_SECONDS, MAX_LINE, MAX_SHARDS, MergeError, Spec, VERSION};
+use super::shard::{MAX_CPU_SECONDS, MAX_SHARDS, MergeError, Records, Spec, VERSION, found_serde};
 use crate::core::placements::{self, MAX_N};
 
 /// The `search` field of every first-placement record (count records have none).
@@ -545,13 +545,6 @@ pub fn read_record(name: &str, text: &str) -> Result<Option<FirstRecord>, MergeE
     Ok(found)
 }
 
-/// serde's message without its own position (given apart).
-fn found_serde(e: &serde_json::Error) -> String {
-    let message = e.to_string();
-    let cut = message.rfind(" at line ").unwrap_or(message.len());
-    format!("found {}", &message[..cut])
-}
-
 /// The merged answer of a complete set of first-placement records.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FirstMerged {
@@ -591,43 +584,9 @@ pub fn merge_records<R: Read>(
     let mut seen: HashMap<u64, (FirstRecord, String)> = HashMap::new();
     let mut problems = Vec::new();
     for (name, reader) in inputs {
-        let name = name.into();
-        let mut reader = BufReader::new(reader);
-        let mut buffer = Vec::new();
-        let mut line = 0;
-        loop {
-            buffer.clear();
-            line += 1;
-            let read = reader
-                .by_ref()
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut buffer)
-                .map_err(|error| MergeError::Io {
-                    name: name.clone(),
-                    error,
-                })?;
-            if read == 0 {
-                break;
-            }
-            if buffer.len() > MAX_LINE {
-                return Err(MergeError::Syntax {
-                    name,
-                    line,
-                    column: MAX_LINE + 1,
-                    found: format!("a line longer than {MAX_LINE} bytes"),
-                });
-            }
-            let text = String::from_utf8_lossy(&buffer);
-            if text.trim().is_empty() {
-                continue;
-            }
-            let record: FirstRecord =
-                serde_json::from_str(text.trim_end()).map_err(|e| MergeError::Syntax {
-                    name: name.clone(),
-                    line,
-                    column: e.column().max(1),
-                    found: found_serde(&e),
-                })?;
+        let name: String = name.into();
+        for item in Records::<_, FirstRecord>::new(&name, reader) {
+            let (record, line) = item?;
             let origin = format!("{name}:{line}");
             if record.check != record.expected_check() {
                 problems.push(format!(

@@ -348,6 +348,90 @@ impl fmt::Display for Origin {
 /// The most problems [`merge`] lists.
 const MAX_PROBLEMS: usize = 20;
 
+/// The records of one input of `nqueens merge` (named `name` in errors): one JSON object a
+/// line, blank lines skipped, none longer than [`MAX_LINE`] bytes, each with its line number;
+/// a line that cannot be read or is not a record ends the input with its error.
+pub(super) struct Records<R, T> {
+    name: String,
+    reader: BufReader<R>,
+    buffer: Vec<u8>,
+    line: usize,
+    ended: bool,
+    record: std::marker::PhantomData<T>,
+}
+
+impl<R: Read, T> Records<R, T> {
+    pub(super) fn new(name: &str, reader: R) -> Records<R, T> {
+        Records {
+            name: name.to_string(),
+            reader: BufReader::new(reader),
+            buffer: Vec::new(),
+            line: 0,
+            ended: false,
+            record: std::marker::PhantomData,
+        }
+    }
+
+    fn fail(&mut self, error: MergeError) -> Option<Result<(T, usize), MergeError>> {
+        self.ended = true;
+        Some(Err(error))
+    }
+}
+
+impl<R: Read, T: serde::de::DeserializeOwned> Iterator for Records<R, T> {
+    type Item = Result<(T, usize), MergeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.ended {
+            self.buffer.clear();
+            self.line += 1;
+            let read = self
+                .reader
+                .by_ref()
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut self.buffer);
+            let (name, line) = (self.name.clone(), self.line);
+            match read {
+                Err(error) => return self.fail(MergeError::Io { name, error }),
+                Ok(0) => self.ended = true,
+                Ok(_) if self.buffer.len() > MAX_LINE => {
+                    return self.fail(MergeError::Syntax {
+                        name,
+                        line,
+                        column: MAX_LINE + 1,
+                        found: format!("a line longer than {MAX_LINE} bytes"),
+                    });
+                }
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&self.buffer);
+                    if text.trim().is_empty() {
+                        continue;
+                    }
+                    let parsed: Result<T, _> = serde_json::from_str(text.trim_end());
+                    return match parsed {
+                        Ok(record) => Some(Ok((record, line))),
+                        Err(e) => self.fail(MergeError::Syntax {
+                            name,
+                            line,
+                            column: e.column().max(1),
+                            found: found_serde(&e),
+                        }),
+                    };
+                }
+            }
+        }
+        None
+    }
+}
+
+/// What a line that is not a record holds, as an error says it: serde's message without its
+/// own position, which the error gives separately.
+pub(super) fn found_serde(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let cut = message.rfind(" at line ").unwrap_or(message.len());
+    format!("found {}", &message[..cut])
+}
+
 /// Reads the records of every input (`(name, reader)`; empty lines are skipped) and sums
 /// them. `Ok(Ok(merged))` when exactly the shards `0..K` of one count are there, once each,
 /// intact; `Ok(Err(problems))` naming each missing, repeated, foreign or corrupted record
@@ -363,48 +447,9 @@ pub fn merge<R: Read>(
     let mut overflowed = false;
     let mut cpu = 0.0;
     for (name, reader) in inputs {
-        let name = name.into();
-        let mut reader = BufReader::new(reader);
-        let mut buffer = Vec::new();
-        let mut line = 0;
-        loop {
-            buffer.clear();
-            line += 1;
-            let read = reader
-                .by_ref()
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut buffer)
-                .map_err(|error| MergeError::Io {
-                    name: name.clone(),
-                    error,
-                })?;
-            if read == 0 {
-                break;
-            }
-            if buffer.len() > MAX_LINE {
-                return Err(MergeError::Syntax {
-                    name,
-                    line,
-                    column: MAX_LINE + 1,
-                    found: format!("a line longer than {MAX_LINE} bytes"),
-                });
-            }
-            let text = String::from_utf8_lossy(&buffer);
-            if text.trim().is_empty() {
-                continue;
-            }
-            let record: Record =
-                serde_json::from_str(text.trim_end()).map_err(|e| MergeError::Syntax {
-                    name: name.clone(),
-                    line,
-                    column: e.column().max(1),
-                    // serde's message ends with its own position, given separately here.
-                    found: {
-                        let message = e.to_string();
-                        let cut = message.rfind(" at line ").unwrap_or(message.len());
-                        format!("found {}", &message[..cut])
-                    },
-                })?;
+        let name: String = name.into();
+        for item in Records::<_, Record>::new(&name, reader) {
+            let (record, line) = item?;
             let origin = Origin {
                 name: name.clone(),
                 line,

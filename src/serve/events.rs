@@ -140,6 +140,11 @@ pub async fn answer(
             return;
         }
     });
+    Ok(event_stream(rx))
+}
+
+/// The response of server-sent events: the events `rx` gives, sent as they come, never cached.
+pub(super) fn event_stream(rx: tokio::sync::mpsc::Receiver<Bytes>) -> axum::response::Response {
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|b| (Ok::<Bytes, io::Error>(b), rx))
     });
@@ -150,5 +155,5 @@ pub async fn answer(
         HeaderValue::from_static("text/event-stream"),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(response)
+    response
 }

@@ -2,14 +2,11 @@
 //! The other `nqueens` endpoints are the API's ([`crate::api`]); this one streams, so it is
 //! the server's own, with the API's parameters (`n`, `fix`, `time_limit`).
 
-use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{RawQuery, State as AxumState};
-use axum::http::header::{self, HeaderValue};
-use axum::response::IntoResponse;
 use serde::Serialize;
 
 use super::handler::{Answer, Shared};
@@ -107,15 +104,5 @@ pub async fn count_events(AxumState(state): Shared, RawQuery(query): RawQuery) -
             return;
         }
     });
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<Bytes, io::Error>(b), rx))
-    });
-    let mut response = Body::from_stream(stream).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(response)
+    Ok(super::events::event_stream(rx))
 }
