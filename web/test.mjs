@@ -162,6 +162,20 @@ const failed = spawnSync(cli, ["queens"], { input: bad });
 assert.equal(failed.status, 2);
 const { error, line, column } = JSON.parse(refused.body);
 assert.equal(failed.stderr.toString(), `error: <stdin>:${line}:${column}: ${error}\n`);
+// Bad numbers deep in long inputs (past the reader's 64 KiB buffer, with \r\n and \n line
+// ends): the same line and column, which the module counts sixteen bytes at a time.
+const boards = command(["sultan", "gen", "--cases", "600", "--seed", "3"]).toString();
+for (const [at, crlf] of [[1000, false], [70000, true], [100000, false], [114000, true]]) {
+    let text = boards.slice(0, at) + " 4294967296 " + boards.slice(at);
+    if (crlf) text = text.replaceAll("\n", "\r\n");
+    const input = Buffer.from(text);
+    const reply = ask("/api/sultan", "", input);
+    assert.equal(reply.status, 400, `a bad weight at byte ${at}`);
+    const cli_ = spawnSync(cli, ["sultan"], { input });
+    const told = JSON.parse(reply.body);
+    assert.equal(cli_.stderr.toString(), `error: <stdin>:${told.line}:${told.column}: ${told.error}\n`);
+    assert.ok(told.line > 1, `a line is counted: ${told.line}`);
+}
 assert.equal(ask("/api/none", "", undefined).status, 404);
 assert.equal(ask("/api/nqueens/count", "n=8&colour=red", undefined).status, 400);
 checked += 1;

@@ -18,7 +18,7 @@ use super::error::ApiError;
 use super::params::Params;
 use super::{GRACE, Limits, Watch, drawn, parse_all};
 use crate::error::{InputError, RunError};
-use crate::input::{CaseReader, Scanner};
+use crate::input::{CaseReader, Replay, Scanner};
 use crate::output::OutputFormat;
 use crate::showdown::Progress;
 use crate::{queens, showdown, sultan, tour};
@@ -43,17 +43,32 @@ pub trait Judge: Sized + Send + 'static {
         limits.max_time
     }
 
+    /// What [`Judge::check`] keeps of the input for [`Judge::run`]: its cases, read once.
+    type Checked: Send;
+
     /// Parses the whole input (and refuses what the options cannot do on it), before anything
-    /// is written. By default, reads every case with the puzzle's reader.
-    fn check(&self, input: &[u8]) -> Result<(), ApiError> {
-        parse_all(Self::reader(input), |r| r.next_case().map(|c| c.is_some()))
+    /// is written.
+    fn check(&self, input: &[u8]) -> Result<Self::Checked, ApiError>;
+
+    /// Answers the input as the command line does, from what [`Judge::check`] kept of it.
+    fn run<W: Write>(
+        self,
+        input: &[u8],
+        checked: Self::Checked,
+        out: &mut W,
+    ) -> Result<(), RunError>;
+}
+
+/// Every case of an input, read before anything is solved (a bad input is refused with its
+/// position before any answer is sent) and kept, so that the answer does not read the input a
+/// second time: reading is most of the time of some puzzles (the Sultan's 64 numbers a board).
+fn read_cases<C: CaseReader>(reader: Result<C, InputError>) -> Result<Vec<C::Case>, ApiError> {
+    let mut reader = reader.map_err(ApiError::from_input)?;
+    let mut cases = Vec::new();
+    while let Some(case) = reader.next_case().map_err(ApiError::from_input)? {
+        cases.push(case);
     }
-
-    /// The puzzle's reader of `input`, for [`Judge::check`].
-    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError>;
-
-    /// Answers the input as the command line does.
-    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError>;
+    Ok(cases)
 }
 
 /// `POST /api/queens`: `uva` answers in UVa 750's format.
@@ -73,12 +88,14 @@ impl Judge for Queens {
         }))
     }
 
-    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
-        queens::Reader::new(Scanner::new(input))
+    type Checked = Vec<crate::core::Square>;
+
+    fn check(&self, input: &[u8]) -> Result<Self::Checked, ApiError> {
+        read_cases(queens::Reader::new(Scanner::new(input)))
     }
 
-    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
-        queens::run(input, out, &self.0)
+    fn run<W: Write>(self, _: &[u8], cases: Self::Checked, out: &mut W) -> Result<(), RunError> {
+        queens::run_cases(Replay::new(cases), out, &self.0)
     }
 }
 
@@ -93,12 +110,14 @@ impl Judge for Sultan {
         }))
     }
 
-    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
-        sultan::Reader::new(Scanner::new(input))
+    type Checked = Vec<sultan::Board>;
+
+    fn check(&self, input: &[u8]) -> Result<Self::Checked, ApiError> {
+        read_cases(sultan::Reader::new(Scanner::new(input)))
     }
 
-    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
-        sultan::run(input, out, &self.0)
+    fn run<W: Write>(self, _: &[u8], cases: Self::Checked, out: &mut W) -> Result<(), RunError> {
+        sultan::run_cases(Replay::new(cases), out, &self.0)
     }
 }
 
@@ -113,12 +132,14 @@ impl Judge for Tour {
         }))
     }
 
-    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
-        tour::Reader::new(Scanner::new(input))
+    type Checked = Vec<tour::Scenario>;
+
+    fn check(&self, input: &[u8]) -> Result<Self::Checked, ApiError> {
+        read_cases(tour::Reader::new(Scanner::new(input)))
     }
 
-    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
-        tour::run(input, out, &self.0)
+    fn run<W: Write>(self, _: &[u8], cases: Self::Checked, out: &mut W) -> Result<(), RunError> {
+        tour::run_cases(Replay::new(cases), out, &self.0)
     }
 }
 
@@ -180,9 +201,9 @@ impl Judge for Showdown {
         self.0.time_limit.max(limits.max_time) + GRACE
     }
 
-    fn reader(input: &[u8]) -> Result<impl CaseReader, InputError> {
-        showdown::Reader::new(Scanner::new(input))
-    }
+    /// Nothing: the showdown's run reads the whole input itself before it solves (a small
+    /// part of its time).
+    type Checked = ();
 
     /// Every test read, and a step count refused that the input's squares make too long.
     fn check(&self, input: &[u8]) -> Result<(), ApiError> {
@@ -206,7 +227,7 @@ impl Judge for Showdown {
     }
 
     /// Telling the limits' `progress` and the watch (see [`Showdown::progress`]).
-    fn run<W: Write>(self, input: &[u8], out: &mut W) -> Result<(), RunError> {
+    fn run<W: Write>(self, input: &[u8], _: (), out: &mut W) -> Result<(), RunError> {
         showdown::run_watched(input, out, &self.0, &self.progress()).map(|_| ())
     }
 }
@@ -250,9 +271,11 @@ pub(super) fn write<J: Judge>(
     input: &[u8],
     out: &mut dyn Write,
 ) -> Result<(), ApiError> {
-    puzzle.check(input)?;
+    let checked = puzzle.check(input)?;
     drawn(out, format == OutputFormat::Svg, |mut out| {
-        puzzle.run(input, &mut out).map_err(ApiError::from_run)
+        puzzle
+            .run(input, checked, &mut out)
+            .map_err(ApiError::from_run)
     })
 }
 

@@ -241,7 +241,18 @@ impl Occupied {
             out[count] = q;
             count += 1;
         }
-        out[..count].sort_by_key(|q| (q.col, q.row));
+        // Three at most: sorted by hand (a library sort is a call, and most of the time of
+        // an `attacked` step in the browser's module).
+        let key = |q: Square| (q.col, q.row);
+        if count >= 2 && key(out[1]) < key(out[0]) {
+            out.swap(0, 1);
+        }
+        if count == 3 && key(out[2]) < key(out[1]) {
+            out.swap(1, 2);
+            if key(out[1]) < key(out[0]) {
+                out.swap(0, 1);
+            }
+        }
         count
     }
 }
@@ -347,6 +358,11 @@ impl Line<'_> {
 /// Writes step `number` as a line of JSON, with the case it belongs to, the sum of the
 /// weights after it (`sum`) and the best sum so far (`best`, written on solutions) on a
 /// weighted board. `index` is the placement's number on a solution.
+///
+/// The bytes are those of [`Line`] through serde_json (the tests compare the two on random
+/// steps), made by hand a byte at a time in a buffer on the stack and written once: a trace
+/// is millions of these lines, and in the browser's WebAssembly serde_json's token-by-token
+/// writes and copies cost three times the search (web/EXPERIMENTS.md).
 pub fn write_step(
     out: &mut (impl Write + ?Sized),
     case: Option<u64>,
@@ -356,45 +372,157 @@ pub fn write_step(
     sum: Option<u64>,
     best: Option<u64>,
 ) -> io::Result<()> {
-    let mut by = [[0u32; 2]; 3];
-    let mut rows = [0u32; MAX_N];
-    let mut line = Line {
-        case,
-        step: Some(number),
-        sum,
-        ..Line::default()
-    };
+    let mut line = LineBytes::new();
+    line.push(b"{");
+    if let Some(case) = case {
+        line.push(b"\"case\":");
+        line.number(case);
+        line.push(b",");
+    }
+    line.push(b"\"step\":");
+    line.number(number);
     match *step {
         Step::Place(s) => {
-            line.event = "place";
-            line.square = Some(one_based(s));
+            line.push(b",\"event\":\"place\",\"square\":");
+            line.square(s);
         }
-        Step::Attacked { square, by: queens } => {
-            line.event = "attacked";
-            line.square = Some(one_based(square));
-            let count = queens.len().min(3);
-            for (slot, &q) in by.iter_mut().zip(queens) {
-                *slot = one_based(q);
+        Step::Attacked { square, by } => {
+            line.push(b",\"event\":\"attacked\",\"square\":");
+            line.square(square);
+            line.push(b",\"by\":[");
+            for (k, &q) in by.iter().take(3).enumerate() {
+                if k > 0 {
+                    line.push(b",");
+                }
+                line.square(q);
             }
-            line.by = Some(&by[..count]);
-            line.sum = None;
+            line.push(b"]}\n");
+            return out.write_all(line.bytes());
         }
         Step::Remove(s) => {
-            line.event = "remove";
-            line.square = Some(one_based(s));
+            line.push(b",\"event\":\"remove\",\"square\":");
+            line.square(s);
         }
         Step::Solution(placement) => {
-            line.event = "solution";
-            line.index = Some(index);
-            let count = placement.len().min(MAX_N);
-            for (slot, &r) in rows.iter_mut().zip(placement) {
-                *slot = u32::from(r) + 1;
+            line.push(b",\"event\":\"solution\",\"index\":");
+            line.number(index);
+            line.push(b",\"rows\":[");
+            for (k, &r) in placement.iter().take(MAX_N).enumerate() {
+                if k > 0 {
+                    line.push(b",");
+                }
+                line.number(u64::from(r) + 1);
             }
-            line.rows = Some(&rows[..count]);
-            line.best = best;
+            line.push(b"]");
         }
     }
-    line.write(out)
+    if let Some(sum) = sum {
+        line.push(b",\"sum\":");
+        line.number(sum);
+    }
+    if let (Step::Solution(_), Some(best)) = (step, best) {
+        line.push(b",\"best\":");
+        line.number(best);
+    }
+    line.push(b"}\n");
+    out.write_all(line.bytes())
+}
+
+/// The longest step line: a solution of [`MAX_N`] rows (at most three bytes each with its
+/// comma) with a case, step, index, sum and best of twenty digits each, and its keys.
+const LINE_BYTES: usize = 128 + 5 * 20 + 3 * MAX_N;
+
+/// "00", "01", ..., "99": the two digits of each number below 100.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
+
+/// A line of JSON under construction, on the stack.
+struct LineBytes {
+    bytes: [u8; LINE_BYTES],
+    len: usize,
+}
+
+impl LineBytes {
+    fn new() -> LineBytes {
+        LineBytes {
+            bytes: [0; LINE_BYTES],
+            len: 0,
+        }
+    }
+
+    /// Appends `text`, a constant: an array assigned is a few stores, where a slice copied
+    /// (`copy_from_slice`) is a call in the size-optimised WebAssembly module.
+    #[inline(always)]
+    fn push<const N: usize>(&mut self, text: &[u8; N]) {
+        let at = self.len;
+        let to: &mut [u8; N] = (&mut self.bytes[at..at + N]).try_into().expect("N bytes");
+        *to = *text;
+        self.len = at + N;
+    }
+
+    /// Appends `value` in decimal.
+    fn number(&mut self, value: u64) {
+        match u32::try_from(value) {
+            Ok(value) => self.number32(value),
+            Err(_) => {
+                let mut digits = [0u8; 20];
+                let mut at = digits.len();
+                let mut value = value;
+                while value > 0 {
+                    at -= 1;
+                    digits[at] = b'0' + (value % 10) as u8;
+                    value /= 10;
+                }
+                for &d in &digits[at..] {
+                    self.bytes[self.len] = d;
+                    self.len += 1;
+                }
+            }
+        }
+    }
+
+    /// Appends `value` in decimal, written in place from its last digit, two digits at a time
+    /// (in 32 bits: WebAssembly has no 64-bit multiply-high, so a 64-bit division by a
+    /// constant is a real division there).
+    fn number32(&mut self, mut value: u32) {
+        let mut end = self.len + value.checked_ilog10().unwrap_or(0) as usize + 1;
+        self.len = end;
+        while value >= 100 {
+            let pair = (value % 100) as usize * 2;
+            value /= 100;
+            end -= 2;
+            self.bytes[end] = DIGIT_PAIRS[pair];
+            self.bytes[end + 1] = DIGIT_PAIRS[pair + 1];
+        }
+        if value >= 10 {
+            let pair = value as usize * 2;
+            self.bytes[end - 2] = DIGIT_PAIRS[pair];
+            self.bytes[end - 1] = DIGIT_PAIRS[pair + 1];
+        } else {
+            self.bytes[end - 1] = b'0' + value as u8;
+        }
+    }
+
+    /// Appends `s` as `[row,column]`, from 1.
+    fn square(&mut self, s: Square) {
+        self.push(b"[");
+        self.number(u64::from(s.row) + 1);
+        self.push(b",");
+        self.number(u64::from(s.col) + 1);
+        self.push(b"]");
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
 }
 
 #[cfg(test)]
@@ -520,6 +648,94 @@ mod tests {
             ControlFlow::Continue(())
         });
         assert_eq!(at, Some(982));
+    }
+
+    /// The step's line as serde_json writes [`Line`]: what [`write_step`] must equal.
+    fn serde_step(
+        case: Option<u64>,
+        number: u64,
+        step: &Step<'_>,
+        index: u64,
+        sum: Option<u64>,
+        best: Option<u64>,
+    ) -> Vec<u8> {
+        let by: Vec<[u32; 2]>;
+        let rows: Vec<u32>;
+        let mut line = Line {
+            case,
+            step: Some(number),
+            sum,
+            ..Line::default()
+        };
+        match *step {
+            Step::Place(s) => {
+                line.event = "place";
+                line.square = Some(one_based(s));
+            }
+            Step::Attacked { square, by: queens } => {
+                line.event = "attacked";
+                line.square = Some(one_based(square));
+                by = queens.iter().take(3).map(|&q| one_based(q)).collect();
+                line.by = Some(&by);
+                line.sum = None;
+            }
+            Step::Remove(s) => {
+                line.event = "remove";
+                line.square = Some(one_based(s));
+            }
+            Step::Solution(placement) => {
+                line.event = "solution";
+                line.index = Some(index);
+                rows = placement.iter().map(|&r| u32::from(r) + 1).collect();
+                line.rows = Some(&rows);
+                line.best = best;
+            }
+        }
+        let mut out = serde_json::to_vec(&line).unwrap();
+        out.push(b'\n');
+        out
+    }
+
+    fn square() -> impl proptest::strategy::Strategy<Value = Square> {
+        use proptest::prelude::*;
+        (0..MAX_N as u8, 0..MAX_N as u8).prop_map(|(r, c)| Square::new(r, c))
+    }
+
+    /// Numbers of every length, from one digit to twenty.
+    fn number() -> impl proptest::strategy::Strategy<Value = u64> {
+        use proptest::prelude::*;
+        (0..64u32, proptest::num::u64::ANY).prop_map(|(shift, v)| v >> shift)
+    }
+
+    proptest::proptest! {
+        /// The hand-made lines are serde_json's, byte for byte, on every kind of step, with
+        /// and without a case, a sum and a best, numbers of every length.
+        #[test]
+        fn step_lines_are_serde_json_s(
+            case in proptest::option::of(number()),
+            number in number(),
+            kind in 0..4u8,
+            at in square(),
+            by in proptest::collection::vec(square(), 0..=3),
+            rows in proptest::collection::vec(0..MAX_N as u8, 1..=MAX_N),
+            index in number(),
+            sum in proptest::option::of(number()),
+            best in proptest::option::of(number()),
+        ) {
+            let step = match kind {
+                0 => Step::Place(at),
+                1 => Step::Attacked { square: at, by: &by },
+                2 => Step::Remove(at),
+                _ => Step::Solution(&rows),
+            };
+            let mut out = Vec::new();
+            write_step(&mut out, case, number, &step, index, sum, best).unwrap();
+            let expected = serde_step(case, number, &step, index, sum, best);
+            proptest::prop_assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::io::{Read, Write};
 use crate::core::placements::is_non_attacking;
 use crate::core::{CLASSIC, Square};
 use crate::error::RunError;
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::judge::compare::Tolerance;
 use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
@@ -81,7 +81,15 @@ pub struct Options {
 /// assert!(out.ends_with(b" 4      1 7 5 8 2 4 6 3\n"));
 /// ```
 pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
-    let reader = Reader::new(Scanner::new(input))?;
+    run_cases(Reader::new(Scanner::new(input))?, out, options)
+}
+
+/// [`run`] on given queens read already (or read as they come): the same answers.
+pub fn run_cases<W: Write>(
+    reader: impl CaseReader<Case = Square>,
+    out: &mut W,
+    options: &Options,
+) -> Result<(), RunError> {
     let solver = Solver::new();
     output::write_cases(reader, out, options.format, |given| {
         Solved::new(&solver, given, options.style)

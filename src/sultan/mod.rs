@@ -28,7 +28,7 @@ use std::io::{Read, Write};
 use crate::core::CLASSIC;
 use crate::core::placements::is_non_attacking;
 use crate::error::RunError;
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::judge::compare::Tolerance;
 use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
@@ -88,7 +88,15 @@ pub struct Options {
 /// assert_eq!(out, b"    8\n");
 /// ```
 pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
-    let reader = Reader::new(Scanner::new(input))?;
+    run_cases(Reader::new(Scanner::new(input))?, out, options)
+}
+
+/// [`run`] on boards read already (or read as they come): the same answers.
+pub fn run_cases<W: Write>(
+    reader: impl CaseReader<Case = Board>,
+    out: &mut W,
+    options: &Options,
+) -> Result<(), RunError> {
     let solver = Solver::new();
     output::write_cases(reader, out, options.format, |board| {
         Solved::new(&solver, board)

@@ -35,7 +35,7 @@ use std::io::{Read, Write};
 
 use crate::core::{Bitboard, CLASSIC, Square};
 use crate::error::{InputError, RunError};
-use crate::input::Scanner;
+use crate::input::{CaseReader, Scanner};
 use crate::judge::compare::Tolerance;
 use crate::judge::{self, Checked};
 use crate::output::{self, OutputFormat};
@@ -289,7 +289,15 @@ pub struct Options {
 /// assert_eq!(String::from_utf8(out).unwrap(), SAMPLE.output);
 /// ```
 pub fn run<R: Read, W: Write>(input: R, out: &mut W, options: &Options) -> Result<(), RunError> {
-    let reader = Reader::new(Scanner::new(input))?;
+    run_cases(Reader::new(Scanner::new(input))?, out, options)
+}
+
+/// [`run`] on boards read already (or read as they come): the same answers.
+pub fn run_cases<W: Write>(
+    reader: impl CaseReader<Case = Scenario>,
+    out: &mut W,
+    options: &Options,
+) -> Result<(), RunError> {
     let mut solver = Solver::new();
     output::write_cases(reader, out, options.format, |scenario| {
         Solved::new(&mut solver, scenario)

@@ -61,10 +61,12 @@ impl Reply {
         self.content_type.clone()
     }
 
-    /// The answer's bytes, or the refusal's line of JSON.
+    /// The answer's bytes, or the refusal's line of JSON: copied once, straight into a
+    /// JavaScript array (a `Vec` returned would be copied in the module first; a trace's
+    /// answer is tens of megabytes).
     #[wasm_bindgen(getter)]
-    pub fn body(&self) -> Vec<u8> {
-        self.body.clone()
+    pub fn body(&self) -> js_sys::Uint8Array {
+        js_sys::Uint8Array::from(&self.body[..])
     }
 }
 
