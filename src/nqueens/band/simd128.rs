@@ -69,16 +69,25 @@ fn planes<W: Word>(small: &[W], large: &[W]) -> u64 {
         let mut valid = [0u16; LANES / 16];
         for (i, part) in block.chunks(16).enumerate() {
             valid[i] = ((1u32 << part.len()) - 1) as u16;
-            let mut values = [0u64; 16];
+            let mut values = [0u32; 16];
             for (v, &f) in values.iter_mut().zip(part) {
-                *v = f.to_u64();
+                *v = f.to_u64() as u32; // of at most MAX_BITS bits
             }
-            for byte in 0..bytes {
-                // Byte `byte` of the sixteen footprints, one a lane; each bit's lanes as a mask.
-                let v = byte_lanes(&values, 8 * byte as u32);
-                for bit in 0..8 {
-                    words[8 * byte + bit][i] = i8x16_bitmask(i8x16_shl(v, (7 - bit) as u32));
-                }
+            let lanes = byte_lanes(&values);
+            for (byte, &v) in lanes.iter().enumerate().take(bytes) {
+                // Each bit of the byte moved to the top of its lane, the lanes' tops as a mask.
+                // A 16-bit shift moves each byte's bits as an 8-bit one would, and is one
+                // instruction where WebAssembly's 8-bit shift is several; written out, so
+                // that each shift is by a constant.
+                let bit = &mut words[8 * byte..8 * byte + 8];
+                bit[0][i] = i8x16_bitmask(i16x8_shl(v, 7));
+                bit[1][i] = i8x16_bitmask(i16x8_shl(v, 6));
+                bit[2][i] = i8x16_bitmask(i16x8_shl(v, 5));
+                bit[3][i] = i8x16_bitmask(i16x8_shl(v, 4));
+                bit[4][i] = i8x16_bitmask(i16x8_shl(v, 3));
+                bit[5][i] = i8x16_bitmask(i16x8_shl(v, 2));
+                bit[6][i] = i8x16_bitmask(i16x8_shl(v, 1));
+                bit[7][i] = i8x16_bitmask(v);
             }
         }
         // Words past the block's end keep an earlier block's bits: harmless, as every entry
@@ -136,28 +145,27 @@ fn fit(tables: &[[Pair; 1 << CHUNK]; TABLES], f: u64) -> Pair {
     ]
 }
 
-/// The byte of sixteen values at bit `shift`, one a lane.
+/// Byte `k` of each of sixteen values, one value a lane (lane `j` of vector `k` is byte `k`
+/// of `v[j]`): a transposition by shuffles, each of them one instruction.
 #[inline(always)]
-fn byte_lanes(v: &[u64; 16], shift: u32) -> v128 {
-    let b = |j: usize| (v[j] >> shift) as u8;
-    u8x16(
-        b(0),
-        b(1),
-        b(2),
-        b(3),
-        b(4),
-        b(5),
-        b(6),
-        b(7),
-        b(8),
-        b(9),
-        b(10),
-        b(11),
-        b(12),
-        b(13),
-        b(14),
-        b(15),
-    )
+fn byte_lanes(v: &[u32; 16]) -> [v128; 4] {
+    let load = |q: usize| {
+        // Four values a vector, then their bytes grouped: byte 0 of the four, byte 1, ...
+        let lanes = u32x4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
+        i8x16_shuffle::<0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15>(lanes, lanes)
+    };
+    let (t0, t1, t2, t3) = (load(0), load(1), load(2), load(3));
+    // A 4x4 transposition of the groups of four bytes.
+    let low01 = i32x4_shuffle::<0, 4, 1, 5>(t0, t1);
+    let low23 = i32x4_shuffle::<0, 4, 1, 5>(t2, t3);
+    let high01 = i32x4_shuffle::<2, 6, 3, 7>(t0, t1);
+    let high23 = i32x4_shuffle::<2, 6, 3, 7>(t2, t3);
+    [
+        i64x2_shuffle::<0, 2>(low01, low23),
+        i64x2_shuffle::<1, 3>(low01, low23),
+        i64x2_shuffle::<0, 2>(high01, high23),
+        i64x2_shuffle::<1, 3>(high01, high23),
+    ]
 }
 
 /// The 256 bits of sixteen words as two vectors (word `i` at bits `16 i..16 i + 16`).
