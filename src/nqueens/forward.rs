@@ -44,15 +44,17 @@ pub(super) trait Lane:
     fn lowest(self) -> usize;
     /// The lowest set bit alone.
     fn lowest_bit(self) -> Self;
-    /// A queen's mark on every lane: `(open & keep) | filled` per lane, whether a lane came
-    /// out empty, and the union of the lanes.
+    /// A queen's mark on every lane: `(open & keep) | filled` per lane, written into `next`;
+    /// whether a lane came out empty, and the union of the lanes. (Written into the caller's
+    /// array rather than returned: the browser's module, built for size, copies an array
+    /// returned or moved with `memory.copy`, a call out of WebAssembly.)
     #[inline(always)]
     fn step<const L: usize>(
         open: &[Self; L],
         keep: &[Self; L],
         filled: &[Self; L],
-    ) -> ([Self; L], bool, Self) {
-        let mut next = [Self::ZERO; L];
+        next: &mut [Self; L],
+    ) -> (bool, Self) {
         let mut any_empty = false;
         let mut reachable = Self::ZERO;
         for i in 0..L {
@@ -61,7 +63,7 @@ pub(super) trait Lane:
             any_empty |= lane == Self::ZERO;
             reachable = reachable | lane;
         }
-        (next, any_empty, reachable)
+        (any_empty, reachable)
     }
 }
 
@@ -106,9 +108,9 @@ lane!(u32;
         open: &[u32; L],
         keep: &[u32; L],
         filled: &[u32; L],
-    ) -> ([u32; L], bool, u32) {
+        next: &mut [u32; L],
+    ) -> (bool, u32) {
         use std::arch::wasm32::*;
-        let mut next = [0u32; L];
         let mut empty = u32x4_splat(0);
         let mut reachable = u32x4_splat(0);
         for i in (0..L).step_by(4) {
@@ -124,7 +126,7 @@ lane!(u32;
         }
         let reachable = v128_or(reachable, u32x4_shuffle::<2, 3, 0, 1>(reachable, reachable));
         let reachable = v128_or(reachable, u32x4_shuffle::<1, 0, 3, 2>(reachable, reachable));
-        (next, v128_any_true(empty), u32x4_extract_lane::<0>(reachable))
+        (v128_any_true(empty), u32x4_extract_lane::<0>(reachable))
     }
 );
 lane!(u64);
@@ -242,26 +244,52 @@ impl<T: Lane, const L: usize> Board<T, L> {
     /// open column or a free column without a row that can take it.
     #[inline(always)]
     fn place(&self, open: &[T; L], taken: T, row: usize, col: usize) -> Option<[T; L]> {
-        let keep = self.keep.get(row * self.n + col)?;
-        let filled = self.filled.get(row)?;
-        let (next, any_empty, reachable) = T::step(open, keep, filled);
+        let mut next = [T::ZERO; L];
+        self.place_into(open, taken, row, col, &mut next)
+            .then_some(next)
+    }
+
+    /// [`Board::place`], written into `next`; false if it leaves a dead end (`next` is
+    /// written all the same).
+    #[inline(always)]
+    fn place_into(
+        &self,
+        open: &[T; L],
+        taken: T,
+        row: usize,
+        col: usize,
+        next: &mut [T; L],
+    ) -> bool {
+        let (Some(keep), Some(filled)) = (self.keep.get(row * self.n + col), self.filled.get(row))
+        else {
+            return false;
+        };
+        let (any_empty, reachable) = T::step(open, keep, filled, next);
         let free = self.columns & !(taken | T::bit(col));
-        (!any_empty && reachable & free == free).then_some(next)
+        !any_empty && reachable & free == free
     }
 
     /// The node for `open`, `left` rows to fill (at least one).
     #[inline(always)]
     pub(super) fn frame(&self, open: [T; L], taken: T, ties: usize, left: usize) -> Frame<T, L> {
-        let row = fewest(&open);
-        let todo = open.get(row).copied().unwrap_or(T::ZERO) & self.columns;
-        Frame {
+        let mut frame = Frame {
             open,
             taken,
-            row,
-            todo,
+            row: 0,
+            todo: T::ZERO,
             left,
             ties,
-        }
+        };
+        self.choose_row(&mut frame);
+        frame
+    }
+
+    /// Sets the frame's row to branch on (the one with the fewest open columns) and its
+    /// columns to try.
+    #[inline(always)]
+    fn choose_row(&self, f: &mut Frame<T, L>) {
+        f.row = fewest(&f.open);
+        f.todo = f.open.get(f.row).copied().unwrap_or(T::ZERO) & self.columns;
     }
 
     /// The children of `f`, which has at least two rows left.
@@ -312,18 +340,41 @@ impl<T: Lane, const L: usize> Board<T, L> {
             }
             let bit = f.todo.lowest_bit();
             f.todo = f.todo & !bit;
-            let (row, taken, left) = (f.row, f.taken, f.left);
-            let Some(open) = self.place(&f.open, taken, row, bit.lowest()) else {
-                continue;
-            };
-            let tie = f.ties + usize::from(ties.get(row).is_some_and(|&t| t & bit != T::ZERO));
-            let child = self.frame(open, taken | bit, tie, left - 1);
-            if child.left == 1 {
-                count_last(&child, ties, &mut per_ties);
-                continue;
+            // Natively the child is made in registers (a vector of the lanes), and a leaf is
+            // counted without a store.
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let Some(open) = self.place(&f.open, f.taken, f.row, bit.lowest()) else {
+                    continue;
+                };
+                let tie = usize::from(ties.get(f.row).is_some_and(|&t| t & bit != T::ZERO));
+                let child = self.frame(open, f.taken | bit, f.ties + tie, f.left - 1);
+                if child.left == 1 {
+                    count_last(&child, ties, &mut per_ties);
+                    continue;
+                }
+                stack[(top + 1) & 63] = child;
+            }
+            // In the browser's module it is made in the slot above: the size-optimised build
+            // moves a frame with `memory.copy`, a call out of WebAssembly (a quarter of the
+            // time of a count with a given queen).
+            #[cfg(target_arch = "wasm32")]
+            {
+                let (f, child) = two_slots(&mut stack, top & 63);
+                if !self.place_into(&f.open, f.taken, f.row, bit.lowest(), &mut child.open) {
+                    continue;
+                }
+                let tie = usize::from(ties.get(f.row).is_some_and(|&t| t & bit != T::ZERO));
+                child.taken = f.taken | bit;
+                child.ties = f.ties + tie;
+                child.left = f.left - 1;
+                self.choose_row(child);
+                if child.left == 1 {
+                    count_last(child, ties, &mut per_ties);
+                    continue;
+                }
             }
             top += 1;
-            stack[top & 63] = child;
             until_check -= 1;
             if until_check == 0 {
                 until_check = CHECK_EVERY;
@@ -332,6 +383,19 @@ impl<T: Lane, const L: usize> Board<T, L> {
                 }
             }
         }
+    }
+}
+
+/// Slot `at` of the search stack and the slot after it (the first, after the last).
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+fn two_slots<F>(stack: &mut [F; 64], at: usize) -> (&F, &mut F) {
+    if at == 63 {
+        let (first, rest) = stack.split_at_mut(1);
+        (&rest[62], &mut first[0])
+    } else {
+        let (low, high) = stack.split_at_mut(at + 1);
+        (&low[at], &mut high[0])
     }
 }
 

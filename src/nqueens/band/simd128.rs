@@ -227,48 +227,53 @@ pub fn complete32(
         Some(c) => (0xF, u32x4_splat(c.rows), u32x4_splat(c.footprint)),
         None => (0, u32x4_splat(0), u32x4_splat(0)),
     };
-    let completions = [split(ab), split(ba)];
+    let ((made_ab, rows_ab, footprint_ab), (made_ba, rows_ba, footprint_ba)) =
+        (split(ab), split(ba));
     let zero = u32x4_splat(0);
     // At most one side per partial side and completion, and the lanes of one vector beyond.
     out.reserve(2 * f.len() + 4);
     let start = out.len();
-    // The last partial sides, the missing lanes attacking every row (they fit nothing).
-    let full = f.len() / 4 * 4;
-    let lane = |v: &[u32], i: usize, or: u32| v.get(full + i).copied().unwrap_or(or);
-    let (o_last, f_last) = (
-        u32x4(
-            lane(o, 0, !0),
-            lane(o, 1, !0),
-            lane(o, 2, !0),
-            lane(o, 3, !0),
-        ),
-        u32x4(lane(f, 0, 0), lane(f, 1, 0), lane(f, 2, 0), lane(f, 3, 0)),
-    );
     // SAFETY: `reserve` made room for `2 * f.len() + 4` elements after `start`; each store
     // writes 4 lanes at `end` and moves it on by the sides written (at most one per partial
     // side read, per completion), so every store stays within that room.
     let mut end = unsafe { out.as_mut_ptr().add(start) };
-    for i in (0..f.len()).step_by(4) {
-        let (ov, fv) = if i < full {
-            // SAFETY: elements i..i + 4 lie inside `o` and `f` (of equal lengths, above).
-            unsafe {
-                (
-                    v128_load(o.as_ptr().add(i).cast()),
-                    v128_load(f.as_ptr().add(i).cast()),
-                )
-            }
-        } else {
-            (o_last, f_last)
-        };
-        for &(made, rows, footprint) in &completions {
-            let fit = i32x4_bitmask(i32x4_eq(v128_and(ov, rows), zero)) & made;
-            let sides = i8x16_swizzle(v128_or(fv, footprint), COMPRESS32[usize::from(fit)]);
-            // SAFETY: see above.
-            unsafe {
-                v128_store(end.cast(), sides);
-                end = end.add(fit.count_ones() as usize);
-            }
+    // Four partial sides, and the sides of each completion that fit them.
+    let mut complete = |ov: v128, fv: v128| {
+        let fit = i32x4_bitmask(i32x4_eq(v128_and(ov, rows_ab), zero)) & made_ab;
+        let ab = i8x16_swizzle(v128_or(fv, footprint_ab), COMPRESS32[usize::from(fit)]);
+        let fit_ba = i32x4_bitmask(i32x4_eq(v128_and(ov, rows_ba), zero)) & made_ba;
+        let ba = i8x16_swizzle(v128_or(fv, footprint_ba), COMPRESS32[usize::from(fit_ba)]);
+        // SAFETY: see above.
+        unsafe {
+            v128_store(end.cast(), ab);
+            end = end.add(fit.count_ones() as usize);
+            v128_store(end.cast(), ba);
+            end = end.add(fit_ba.count_ones() as usize);
         }
+    };
+    let full = f.len() / 4 * 4;
+    for i in (0..full).step_by(4) {
+        // SAFETY: elements i..i + 4 lie inside `o` and `f` (of equal lengths, above).
+        let (ov, fv) = unsafe {
+            (
+                v128_load(o.as_ptr().add(i).cast()),
+                v128_load(f.as_ptr().add(i).cast()),
+            )
+        };
+        complete(ov, fv);
+    }
+    if full < f.len() {
+        // The last partial sides, the missing lanes attacking every row (they fit nothing).
+        let lane = |v: &[u32], i: usize, or: u32| v.get(full + i).copied().unwrap_or(or);
+        complete(
+            u32x4(
+                lane(o, 0, !0),
+                lane(o, 1, !0),
+                lane(o, 2, !0),
+                lane(o, 3, !0),
+            ),
+            u32x4(lane(f, 0, 0), lane(f, 1, 0), lane(f, 2, 0), lane(f, 3, 0)),
+        );
     }
     // SAFETY: the elements from `start` to `end` were written above.
     unsafe {
