@@ -360,9 +360,9 @@ impl Line<'_> {
 /// weighted board. `index` is the placement's number on a solution.
 ///
 /// The bytes are those of [`Line`] through serde_json (the tests compare the two on random
-/// steps), made by hand a byte at a time in a buffer on the stack and written once: a trace
-/// is millions of these lines, and in the browser's WebAssembly serde_json's token-by-token
-/// writes and copies cost three times the search (web/EXPERIMENTS.md).
+/// steps), made by hand in a buffer on the stack and written once: a trace is millions of
+/// these lines, and in the browser's WebAssembly serde_json's token-by-token writes and
+/// copies cost three times the search (web/EXPERIMENTS.md).
 pub fn write_step(
     out: &mut (impl Write + ?Sized),
     case: Option<u64>,
