@@ -63,11 +63,10 @@ pub trait Judge: Sized + Send + 'static {
 /// position before any answer is sent) and kept, so that the answer does not read the input a
 /// second time: reading is most of the time of some puzzles (the Sultan's 64 numbers a board).
 fn read_cases<C: CaseReader>(reader: Result<C, InputError>) -> Result<Vec<C::Case>, ApiError> {
-    let mut reader = reader.map_err(ApiError::from_input)?;
     let mut cases = Vec::new();
-    while let Some(case) = reader.next_case().map_err(ApiError::from_input)? {
-        cases.push(case);
-    }
+    parse_all(reader, |r| {
+        Ok(r.next_case()?.map(|case| cases.push(case)).is_some())
+    })?;
     Ok(cases)
 }
 
